@@ -1,0 +1,46 @@
+"""The ``labeler`` command line.
+
+Each command group lives in its own module in this package and exposes
+``register(subparsers)``, which adds its sub-commands and sets ``func`` on each.
+Modules are discovered, so adding a command never edits a shared list. Heavy
+imports (pymupdf, pandas, Qt) stay inside the command functions so that
+``labeler --help`` is instant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from collections.abc import Sequence
+
+from labeler import __version__
+from labeler.errors import LabelerError
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full parser, with every command module's sub-commands registered."""
+    parser = argparse.ArgumentParser(
+        prog="labeler",
+        description="Build diagram-labeling benchmarks for vision-language models.",
+    )
+    parser.add_argument("--version", action="version", version=f"labeler {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; user errors print one clear line and exit 2."""
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except LabelerError as exc:
+        print(f"labeler: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("labeler: interrupted", file=sys.stderr)
+        return 130

@@ -1,0 +1,26 @@
+"""User-facing errors.
+
+Anything raised as a :class:`LabelerError` carries a message written for the
+curator; the CLI prints it without a traceback and the GUI shows it in a dialog.
+Anything else escaping is a bug.
+"""
+
+
+class LabelerError(Exception):
+    """An error the user can act on; its message says what went wrong and what to do."""
+
+
+class DocumentError(LabelerError):
+    """A source document is missing, unreadable, encrypted, empty or not a document."""
+
+
+class ProjectError(LabelerError):
+    """A project folder is missing, not a project, or from a newer Labeler."""
+
+
+class ConfigError(LabelerError):
+    """A configuration file (models.toml, lexicon CSV …) is invalid."""
+
+
+class ExportError(LabelerError):
+    """An export failed validation; nothing was written."""
