@@ -27,7 +27,7 @@ from typing import Any
 
 from labeler.errors import LabelerError
 from labeler.export.ids import internal_ids_by_public, set_public_number
-from labeler.export.validate import validate_items, validate_results
+from labeler.export.validate import READING, validate_items, validate_results
 from labeler.results import key_names, project_lexicon
 from labeler.scoring import score_names
 from labeler.scoring.rescore import read_results
@@ -91,7 +91,7 @@ def import_items(project: Project, path: str | os.PathLike[str]) -> ItemsImport:
     path = Path(path)
     rows = read_results(path)
     _check_prefix(project, rows, path)
-    validate_items(rows, project.id_prefix)
+    validate_items(rows, project.id_prefix, READING)
     known = internal_ids_by_public(project)
     created, present = [], []
     with project.transaction():
@@ -124,7 +124,7 @@ def import_results(
     path = Path(path)
     published = read_results(path)
     _check_prefix(project, published, path)
-    validate_results(published, None)
+    validate_results(published, None, READING)
     by_public = internal_ids_by_public(project)
     unknown = sorted({r["item_id"] for r in published} - set(by_public), key=_number)
     if unknown and not skip_unknown:
