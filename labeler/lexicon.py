@@ -138,11 +138,9 @@ class Lexicon:
         """Build from ``(canonical, synonym, relation)`` tuples; relation ``None``/``""`` = same."""
         checked = []
         for n, item in enumerate(rows, start=1):
-            canonical, synonym, *rest = (
-                item
-                if not isinstance(item, LexiconRow)
-                else (item.canonical, item.synonym, item.relation)
-            )
+            if isinstance(item, LexiconRow):
+                item = (item.canonical, item.synonym, item.relation)
+            canonical, synonym, *rest = item
             checked.append(_row(canonical, synonym, rest[0] if rest else None, f"row {n}"))
         return cls(checked)
 
@@ -211,7 +209,7 @@ class Lexicon:
     # -- undo-friendly edits ----------------------------------------------------
 
     def add(self, canonical: str, synonym: str, relation: str = "same") -> Edit:
-        """Add a row; returns the inverse edit (a no-op add returns a no-op remove-free add)."""
+        """Add a row; returns the inverse edit. Duplicates and conflicts are refused."""
         return self.apply(Edit("add", _row(canonical, synonym, relation, "new row")))
 
     def remove(self, row: LexiconRow) -> Edit:

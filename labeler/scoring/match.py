@@ -79,7 +79,7 @@ def fuzzy_similar(a: str, b: str) -> bool:
     use this ratio (not ``partial_ratio`` or token ratios) because it is the one
     that reproduces the card's own example (``nucleus`` vs ``nucleolus`` =
     0.875), it is symmetric, and it scores insertions/deletions — the shape of
-    morphological variants (``mitochondrion``/``mitochondrium``) — rather than
+    morphological variants and typos (``mitochondrian``) — rather than
     rewarding one name merely containing another.
     """
     return (
@@ -134,40 +134,51 @@ def _profile(raw: str, index: _Index) -> _Name:
 class _Side:
     """A list of names merged into equivalence classes, with one lookup table.
 
-    A name joins the first class it shares an equivalence token with (exact,
+    A name joins the lowest-numbered class it shares an equivalence token with (exact,
     normalised, plural or synonym), so equivalent names count once.
     """
 
     def __init__(self, raws: Iterable[str], index: _Index) -> None:
         self.reps: list[str] = []
         self.groups: list[frozenset[int]] = []
+        self.classes: dict[str | int, int] = {}
         self.table: dict[str | int, tuple[int, str]] = {}
         self.fuzzy: dict[str, list[tuple[int, str, str, frozenset[int]]]] = defaultdict(list)
         for raw in raws:
             self.add(_profile(raw, index))
 
-    def add(self, name: _Name) -> int | None:
-        """Put ``name`` in its class (new or existing); its class number, None if blank."""
+    def add(self, name: _Name) -> None:
+        """Put ``name`` in its class (new or existing); blank names are skipped."""
         if not name.norm:
-            return None
-        table = self.table
-        for token in name.equivalent:
-            hit = table.get(token)
-            if hit is not None:
-                cls = hit[0]
-                self.groups[cls] = self.groups[cls] | name.groups
-                break
-        else:
-            cls = len(self.reps)
-            self.reps.append(name.raw)
+            return
+        cls = _join(self.classes, self.reps, name)
+        if cls == len(self.groups):
             self.groups.append(name.groups)
+        else:
+            self.groups[cls] = self.groups[cls] | name.groups
         hit = (cls, name.raw)
-        table.setdefault(_RAW + name.raw, hit)
+        self.table.setdefault(_RAW + name.raw, hit)
         for token in name.equivalent:
-            table.setdefault(token, hit)
+            self.table.setdefault(token, hit)
         if name.fuzzy_prefix is not None:
             self.fuzzy[name.fuzzy_prefix].append((cls, name.raw, name.norm, name.groups))
-        return cls
+
+
+def _join(classes: dict[str | int, int], reps: list[str], name: _Name) -> int:
+    """The equivalence class of ``name`` among names seen so far (a new one if none).
+
+    Shared by predictions and keys so both sides count equivalent names once
+    by the same rule: join the lowest-numbered class sharing a token.
+    """
+    if classes.keys().isdisjoint(name.equivalent):
+        cls = len(reps)
+        reps.append(name.raw)
+        classes.update(dict.fromkeys(name.equivalent, cls))
+    else:
+        cls = min(classes[t] for t in name.equivalent if t in classes)
+        for token in name.equivalent:
+            classes.setdefault(token, cls)
+    return cls
 
 
 def _prepared_key(key: Sequence[str], index: _Index) -> _Side:
@@ -201,12 +212,7 @@ def _match_side(
         name = names.get(raw) or _profile(raw, index)
         if not name.norm:
             continue
-        if seen.keys().isdisjoint(name.equivalent):
-            p = len(reps)
-            reps.append(name.raw)
-            seen.update(dict.fromkeys(name.equivalent, p))
-        else:
-            p = min(seen[t] for t in name.equivalent if t in seen)
+        p = _join(seen, reps, name)
         for token in table.keys() & name.strength:
             strength = name.strength[token]
             k, key_raw = table[token]
