@@ -9,8 +9,9 @@ Rules, in order: Unicode NFKC and case folding; typographic apostrophes and
 dashes unified; possessive ``'s`` dropped; hyphens, slashes and underscores
 become spaces; other punctuation is removed; whitespace collapsed; one leading
 article (``the``, ``a``, ``an``) dropped — except a capital ``A`` before a word,
-which names a structure by its letter (``A band``, ``A site``), not an article; ``X of Y`` rewritten as ``Y X`` so the
-possessive word orders meet (``loop of Henle`` = ``Henle's loop`` = ``Henle loop``).
+which names a structure by its letter (``A band``, ``A site``), not an article;
+``X of Y`` rewritten as ``Y X`` so the possessive word orders meet
+(``loop of Henle`` = ``Henle's loop`` = ``Henle loop``).
 The head noun then ends the string, which is where the plural rules look.
 """
 

@@ -11,7 +11,6 @@ from labeler.lexicon import Lexicon, load_starter
 from labeler.scoring import Match, NameScore, score_names
 from labeler.scoring.match import fuzzy_similar
 
-
 STARTER = load_starter()
 
 
@@ -215,9 +214,27 @@ def test_lexicon_edit_changes_the_next_score():
 # -- properties ---------------------------------------------------------------------
 
 NAMES = st.sampled_from(
-    ["aorta", "Aorta", "atria", "atrium", "left atrium", "nucleus", "nucleolus", "vena cava",
-     "loop of Henle", "Henle's loop", "alveoli", "mitral valve", "bicuspid valve", "cortex",
-     "cortices", "ventricle", "left ventricle", "", "the lens"]
+    [
+        "aorta",
+        "Aorta",
+        "atria",
+        "atrium",
+        "left atrium",
+        "nucleus",
+        "nucleolus",
+        "vena cava",
+        "loop of Henle",
+        "Henle's loop",
+        "alveoli",
+        "mitral valve",
+        "bicuspid valve",
+        "cortex",
+        "cortices",
+        "ventricle",
+        "left ventricle",
+        "",
+        "the lens",
+    ]
 ) | st.text(max_size=20)
 
 

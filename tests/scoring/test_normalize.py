@@ -28,7 +28,12 @@ def test_equal_after_normalisation(a, b):
 
 @pytest.mark.parametrize(
     ("a", "b"),
-    [("aorta", "the aortic arch"), ("A band", "band"), ("A-site", "site"), ("atrium", "left atrium")],
+    [
+        ("aorta", "the aortic arch"),
+        ("A band", "band"),
+        ("A-site", "site"),
+        ("atrium", "left atrium"),
+    ],
 )
 def test_different_names_stay_different(a, b):
     assert normalize(a) != normalize(b)
