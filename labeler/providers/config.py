@@ -29,12 +29,16 @@ _SETTINGS: dict[str, tuple[type | tuple[type, ...], tuple[str, ...]]] = {
 }
 _PRICES = ("price_input_per_mtok", "price_output_per_mtok")
 _IDENTITY = ("name", "provider", "model", "base_url", "api_key_env")
-_KNOWN = set(_IDENTITY) | set(_SETTINGS) | set(_PRICES)
+DEFAULT_TIMEOUT_S = 600.0
+_KNOWN = {*_IDENTITY, *_SETTINGS, *_PRICES, "timeout_s"}
 
 
 @dataclass(frozen=True)
 class ModelConfig:
-    """One ``[[models]]`` entry; ``settings`` holds only the decode settings that were given."""
+    """One ``[[models]]`` entry; ``settings`` holds only the decode settings that were given.
+
+    ``timeout_s`` (optional, default 600) bounds one HTTP attempt; a timeout is retried.
+    """
 
     name: str
     provider: str
@@ -44,6 +48,7 @@ class ModelConfig:
     settings: Mapping[str, object] = field(default_factory=dict)
     price_input_per_mtok: float | None = None
     price_output_per_mtok: float | None = None
+    timeout_s: float = DEFAULT_TIMEOUT_S
 
     def api_key(self) -> str:
         """The key from the environment (checked at load); local servers without one get a dummy."""
@@ -137,6 +142,9 @@ def _parse_entry(file: Path, index: int, entry: object, env: Mapping[str, str]) 
         ):
             raise ConfigError(f"{where}: {key} must be a non-negative number, got {value!r}")
         prices[key] = None if value is None else float(value)
+    timeout = entry.get("timeout_s", DEFAULT_TIMEOUT_S)
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
+        raise ConfigError(f"{where}: timeout_s must be a positive number of seconds")
     return ModelConfig(
         name=name,
         provider=provider,
@@ -144,6 +152,7 @@ def _parse_entry(file: Path, index: int, entry: object, env: Mapping[str, str]) 
         base_url=base_url,
         api_key_env=api_key_env,
         settings=settings,
+        timeout_s=float(timeout),
         **prices,
     )
 

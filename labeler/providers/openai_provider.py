@@ -28,7 +28,7 @@ from labeler.providers.images import data_url
 class OpenAIProvider(Provider):
     """One model behind an ``AsyncOpenAI`` client."""
 
-    def __init__(self, config: ModelConfig, timeout_s: float = 600.0) -> None:
+    def __init__(self, config: ModelConfig, timeout_s: float) -> None:
         import openai
 
         self._openai = openai
