@@ -20,15 +20,15 @@ def make_provider(
     if config.provider == "openai":
         from labeler.providers.openai_provider import OpenAIProvider
 
-        return OpenAIProvider(config)
+        return OpenAIProvider(config, timeout_s=config.timeout_s)
     if config.provider == "anthropic":
         from labeler.providers.anthropic_provider import AnthropicProvider
 
-        return AnthropicProvider(config)
+        return AnthropicProvider(config, timeout_s=config.timeout_s)
     if config.provider == "gemini":
         from labeler.providers.gemini_provider import GeminiProvider
 
-        return GeminiProvider(config)
+        return GeminiProvider(config, timeout_s=config.timeout_s)
     if config.provider == "baseline":
         from labeler.providers.baseline import SubjectPriorBaseline
 

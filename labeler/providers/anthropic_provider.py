@@ -29,7 +29,7 @@ _TRUNCATING = {"max_tokens", "model_context_window_exceeded"}
 class AnthropicProvider(Provider):
     """One model behind an ``AsyncAnthropic`` client."""
 
-    def __init__(self, config: ModelConfig, timeout_s: float = 900.0) -> None:
+    def __init__(self, config: ModelConfig, timeout_s: float) -> None:
         import anthropic
 
         self._anthropic = anthropic

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -29,12 +29,16 @@ _SETTINGS: dict[str, tuple[type | tuple[type, ...], tuple[str, ...]]] = {
 }
 _PRICES = ("price_input_per_mtok", "price_output_per_mtok")
 _IDENTITY = ("name", "provider", "model", "base_url", "api_key_env")
-_KNOWN = set(_IDENTITY) | set(_SETTINGS) | set(_PRICES)
+DEFAULT_TIMEOUT_S = 600.0
+_KNOWN = {*_IDENTITY, *_SETTINGS, *_PRICES, "timeout_s"}
 
 
 @dataclass(frozen=True)
 class ModelConfig:
-    """One ``[[models]]`` entry; ``settings`` holds only the decode settings that were given."""
+    """One ``[[models]]`` entry; ``settings`` holds only the decode settings that were given.
+
+    ``timeout_s`` (optional, default 600) bounds one HTTP attempt; a timeout is retried.
+    """
 
     name: str
     provider: str
@@ -44,6 +48,7 @@ class ModelConfig:
     settings: Mapping[str, object] = field(default_factory=dict)
     price_input_per_mtok: float | None = None
     price_output_per_mtok: float | None = None
+    timeout_s: float = DEFAULT_TIMEOUT_S
 
     def api_key(self) -> str:
         """The key from the environment (checked at load); local servers without one get a dummy."""
@@ -57,8 +62,17 @@ def baseline_model() -> ModelConfig:
     return ModelConfig(name=BASELINE_NAME, provider="baseline", model="subject-prior")
 
 
-def load_models(path: str | os.PathLike[str], env: Mapping[str, str] | None = None) -> list[ModelConfig]:
-    """Read and validate ``path``; raises :class:`ConfigError` naming the entry and the fix."""
+def load_models(
+    path: str | os.PathLike[str],
+    env: Mapping[str, str] | None = None,
+    only: Sequence[str] | None = None,
+) -> list[ModelConfig]:
+    """Read and validate ``path``; raises :class:`ConfigError` naming the entry and the fix.
+
+    Every entry is checked; with ``only`` (model names) just those are returned and
+    only their key variables must be set, so one file can list models you have no
+    key for. The built-in baseline may be named in ``only`` without being listed.
+    """
     env = os.environ if env is None else env
     file = Path(path)
     try:
@@ -75,15 +89,28 @@ def load_models(path: str | os.PathLike[str], env: Mapping[str, str] | None = No
     entries = data.get("models")
     if not isinstance(entries, list) or not entries:
         raise ConfigError(f"{file}: no [[models]] entries")
-    models = [_parse_entry(file, i, entry, env) for i, entry in enumerate(entries, start=1)]
+    models = [_parse_entry(file, i, entry) for i, entry in enumerate(entries, start=1)]
     names = [m.name for m in models]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise ConfigError(f"{file}: model name(s) used twice: {dupes}")
+    if only is not None:
+        known = {m.name: m for m in models}
+        known.setdefault(BASELINE_NAME, baseline_model())
+        missing = [n for n in only if n not in known]
+        if missing:
+            raise ConfigError(f"{file}: no model named {missing}; configured: {sorted(known)}")
+        models = [known[n] for n in dict.fromkeys(only)]
+    for m in models:
+        if m.api_key_env is not None and not env.get(m.api_key_env):
+            raise ConfigError(
+                f"{file}: model {m.name!r}: environment variable {m.api_key_env} is not set;"
+                " export it with the API key"
+            )
     return models
 
 
-def _parse_entry(file: Path, index: int, entry: object, env: Mapping[str, str]) -> ModelConfig:
+def _parse_entry(file: Path, index: int, entry: object) -> ModelConfig:
     where = f"{file}: models entry {index}"
     if not isinstance(entry, dict):
         raise ConfigError(f"{where}: must be a table")
@@ -101,16 +128,13 @@ def _parse_entry(file: Path, index: int, entry: object, env: Mapping[str, str]) 
         raise ConfigError(f"{where}: the baseline provider has one model, 'subject-prior'")
     base_url = _text(entry, "base_url", where)
     api_key_env = _text(entry, "api_key_env", where)
-    if provider != "baseline":
-        if api_key_env is None and not (provider == "openai" and base_url):
-            raise ConfigError(
-                f"{where}: api_key_env is required (the name of the environment variable holding"
-                " the key; only an openai-compatible local server with base_url may omit it)"
-            )
-        if api_key_env is not None and not env.get(api_key_env):
-            raise ConfigError(
-                f"{where}: environment variable {api_key_env} is not set; export it with the API key"
-            )
+    if provider == "baseline" and api_key_env is not None:
+        raise ConfigError(f"{where}: the baseline runs offline and takes no api_key_env")
+    if provider != "baseline" and api_key_env is None and not (provider == "openai" and base_url):
+        raise ConfigError(
+            f"{where}: api_key_env is required (the name of the environment variable holding"
+            " the key; only an openai-compatible local server with base_url may omit it)"
+        )
     settings: dict[str, object] = {}
     for key, (kind, allowed) in _SETTINGS.items():
         if key not in entry:
@@ -137,6 +161,9 @@ def _parse_entry(file: Path, index: int, entry: object, env: Mapping[str, str]) 
         ):
             raise ConfigError(f"{where}: {key} must be a non-negative number, got {value!r}")
         prices[key] = None if value is None else float(value)
+    timeout = entry.get("timeout_s", DEFAULT_TIMEOUT_S)
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
+        raise ConfigError(f"{where}: timeout_s must be a positive number of seconds")
     return ModelConfig(
         name=name,
         provider=provider,
@@ -144,6 +171,7 @@ def _parse_entry(file: Path, index: int, entry: object, env: Mapping[str, str]) 
         base_url=base_url,
         api_key_env=api_key_env,
         settings=settings,
+        timeout_s=float(timeout),
         **prices,
     )
 

@@ -1,7 +1,8 @@
 """Google Gemini ``generateContent`` through ``google-genai``.
 
 The image goes as inline data. The SDK retries nothing unless asked
-(``retry_options`` unset), which is what we want: the runner retries.
+(``retry_options`` unset), which is what we want: the runner retries. The API
+version is pinned to ``v1beta`` (the SDK would use ``v1`` with a custom base URL).
 ``thinking_budget`` becomes ``thinkingConfig.thinkingBudget``; thought parts are
 not answer text, but their tokens are billed as output and counted as reasoning.
 """
@@ -50,7 +51,7 @@ def _transport_errors() -> tuple[type[BaseException], ...]:
 class GeminiProvider(Provider):
     """One model behind a ``genai.Client`` (its ``aio`` side)."""
 
-    def __init__(self, config: ModelConfig, timeout_s: float = 600.0) -> None:
+    def __init__(self, config: ModelConfig, timeout_s: float) -> None:
         from google import genai
         from google.genai import errors, types
 
@@ -60,7 +61,9 @@ class GeminiProvider(Provider):
         self.config = config
         self.client = genai.Client(
             api_key=config.api_key(),
-            http_options=types.HttpOptions(base_url=config.base_url, timeout=int(timeout_s * 1000)),
+            http_options=types.HttpOptions(
+                base_url=config.base_url, api_version="v1beta", timeout=int(timeout_s * 1000)
+            ),
         )
 
     def request_args(self, request: CallRequest) -> dict:
@@ -68,7 +71,9 @@ class GeminiProvider(Provider):
         types = self._types
         parts = [types.Part(text=request.prompt)]
         if request.image is not None:
-            parts.append(types.Part.from_bytes(data=request.image.data, mime_type=request.image.mime))
+            parts.append(
+                types.Part.from_bytes(data=request.image.data, mime_type=request.image.mime)
+            )
         settings = self.config.settings
         config: dict = {}
         if "temperature" in settings:
