@@ -38,14 +38,18 @@ def normalize(name: str) -> str:
     text = _SEPARATORS.sub(" ", text)
     text = _NON_WORD.sub("", text)
     text = _SPACES.sub(" ", text).strip()
-    letter_named = _LETTER_NAME.match(name) is not None
-    for article in _ARTICLES:
-        if article == "a " and letter_named:
-            continue
-        if text.startswith(article) and len(text) > len(article):
-            text = text[len(article) :]
-            break
+    text = _drop_article(text, keep_a=_LETTER_NAME.match(name) is not None)
     head, sep, tail = text.partition(" of ")
     if sep and head and tail and " of " not in tail:
-        text = f"{tail} {head}"
+        text = f"{_drop_article(tail)} {head}"
+    return text
+
+
+def _drop_article(text: str, keep_a: bool = False) -> str:
+    """Drop one leading article; ``keep_a`` keeps a capital-letter name like ``A band``."""
+    for article in _ARTICLES:
+        if keep_a and article == "a ":
+            continue
+        if text.startswith(article) and len(text) > len(article):
+            return text[len(article) :]
     return text
