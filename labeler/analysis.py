@@ -29,11 +29,14 @@ TABLE_COLUMNS: tuple[str, ...] = ("model", *CONDITIONS, "grounded", "recited")
 
 #: Answers that refuse, or say there is no image to look at.
 DECLINE_RE = re.compile(
-    r"\b(?:cannot|can't|can ?not|unable to|not able to|i'm sorry|i am sorry|"
-    r"no (?:image|diagram|figure|picture)\b|without (?:the|an|seeing the) (?:image|diagram|figure)|"
-    r"(?:image|diagram|figure|picture) (?:is|was|has not been|hasn't been|wasn't|isn't) "
-    r"(?:not )?(?:provided|attached|included|shared|visible|available)|"
-    r"(?:don't|do not) see (?:an?|the|any) (?:image|diagram|figure|picture))",
+    r"(?:cannot|can['’]t|can ?not|unable to|not able to)\s+(?:\w+\s+){0,3}?"
+    r"(?:see|view|identify|label|access|determine|help|assist|comply|provide|answer|analy[sz]e)"
+    r"|\bi(?:['’]m| am) sorry\b"
+    r"|\bno (?:image|diagram|figure|picture)\b"
+    r"|without (?:the|an|seeing the) (?:image|diagram|figure)"
+    r"|(?:image|diagram|figure|picture) (?:is|was|has not been|hasn['’]t been|wasn['’]t|isn['’]t) "
+    r"(?:not )?(?:provided|attached|included|shared|visible|available)"
+    r"|(?:don['’]t|do not) see (?:an?|the|any) (?:image|diagram|figure|picture)",
     re.IGNORECASE,
 )
 

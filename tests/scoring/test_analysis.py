@@ -139,12 +139,14 @@ def test_decline_rate_reads_raw_text_and_falls_back_to_empty_answers():
         ("m1", "no-image", [], "I'm sorry, but no image was provided, so I cannot label it."),
         ("m1", "no-image", [], ""),  # empty but not a refusal (e.g. truncated)
         ("m1", "no-image", ["heart"], "The image is not attached; from memory: heart"),
+        ("m1", "no-image", ["aorta"], "The exact branch cannot be certain; aorta"),
+        ("m1", "no-image", [], "I am unable to identify the labelled parts."),
     ]
     frame = pd.DataFrame(rows, columns=["model", "condition", "predicted_names", "raw_text"])
-    assert analysis.declined(frame).tolist() == [False, True, False, True]
+    assert analysis.declined(frame).tolist() == [False, True, False, True, False, True]
     assert analysis.decline_rate(frame).loc["m1", "no-image"] == pytest.approx(50.0)
     no_text = frame.drop(columns="raw_text")
-    assert analysis.declined(no_text).tolist() == [False, True, True, False]
+    assert analysis.declined(no_text).tolist() == [False, True, True, False, False, True]
 
 
 def test_consensus_names_absent_from_the_key():

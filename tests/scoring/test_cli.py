@@ -99,3 +99,20 @@ def test_bad_lexicon_and_missing_file_are_clear_errors(tmp_path, results_file):
     assert done.returncode == 2 and "relation must be" in done.stderr
     missing = run("report", str(tmp_path / "nope.jsonl"))
     assert missing.returncode == 2 and "cannot read" in missing.stderr
+
+
+def test_unparsed_answer_scores_zero_instead_of_failing(tmp_path):
+    path = tmp_path / "r.jsonl"
+    row = {
+        "item_id": "I",
+        "model": "m",
+        "condition": "told",
+        "f1": 0.5,
+        "predicted_names": None,
+        "key_names": ["aorta"],
+        "parse_ok": False,
+    }
+    path.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    done = run("score", str(path))
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["f1"] == 0.0 and json.loads(done.stdout)["n_pred"] == 0

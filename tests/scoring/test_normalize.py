@@ -20,6 +20,7 @@ from labeler.scoring.plurals import name_forms
         ("loop of Henle", "Henle loop"),
         ("Henle’s loop", "Henle loop"),  # typographic apostrophe
         ("node of Ranvier", "Ranvier node"),
+        ("head of the femur", "femur head"),
     ],
 )
 def test_equal_after_normalisation(a, b):
