@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from rapidfuzz.fuzz import ratio
 
@@ -47,9 +47,8 @@ FUZZY_MAX_LEN_DIFF = 3
 FUZZY_MIN_SIMILARITY = 0.86
 
 
-@dataclass(frozen=True)
-class Match:
-    """One matched pair and the level that matched it."""
+class Match(NamedTuple):
+    """One matched pair and the level that matched it (a tuple: cheap to build in bulk)."""
 
     pred: str
     key: str
@@ -212,7 +211,12 @@ def _match_side(
         name = names.get(raw) or _profile(raw, index)
         if not name.norm:
             continue
-        p = _join(seen, reps, name)
+        if seen.keys().isdisjoint(name.equivalent):  # inlined common case of _join
+            p = len(reps)
+            reps.append(name.raw)
+            seen.update(dict.fromkeys(name.equivalent, p))
+        else:
+            p = _join(seen, reps, name)
         for token in table.keys() & name.strength:
             strength = name.strength[token]
             k, key_raw = table[token]
@@ -225,8 +229,8 @@ def _match_side(
         candidates = fuzzy.get(name.fuzzy_prefix) if name.fuzzy_prefix else None
         for k, key_raw, key_norm, key_groups in candidates or ():
             if (
-                (p, k) not in best
-                and abs(len(key_norm) - len(name.norm)) <= FUZZY_MAX_LEN_DIFF
+                abs(len(key_norm) - len(name.norm)) <= FUZZY_MAX_LEN_DIFF
+                and (p, k) not in best
                 and ratio(name.norm, key_norm, score_cutoff=FUZZY_MIN_SIMILARITY * 100)
                 and not (distinct and _vetoed(distinct, name.groups, key_groups))
             ):
