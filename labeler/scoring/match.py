@@ -276,6 +276,19 @@ def score_names(
     )
 
 
+def equivalence_classes(names: Sequence[str], lexicon: Lexicon | None = None) -> list[int]:
+    """Class number per name under the scorer's equivalence (all levels but fuzzy).
+
+    Blank names get -1. This is the rule that makes equivalent predictions
+    count once; the analysis uses it to pool names across models.
+    """
+    index = lexicon.index if lexicon is not None else _empty_index()
+    profiles = [_profile(raw, index) for raw in names]
+    kept = [n for n in profiles if n.norm]
+    class_of = iter(_classes(kept)[0])
+    return [next(class_of) if n.norm else -1 for n in profiles]
+
+
 _EMPTY: list[_Index] = []
 
 

@@ -9,7 +9,7 @@ from rapidfuzz import fuzz
 
 from labeler.lexicon import Lexicon, load_starter
 from labeler.scoring import Match, NameScore, score_names
-from labeler.scoring.match import fuzzy_similar
+from labeler.scoring.match import equivalence_classes, fuzzy_similar
 
 STARTER = load_starter()
 
@@ -284,3 +284,10 @@ LETTERS_B = st.text(alphabet="hjklm", min_size=1, max_size=12).map(lambda s: "z"
 def test_disjoint_sets_score_zero(pred, key):
     result = score_names(pred, key)
     assert result.f1 == 0.0 and not result.matches
+
+
+def test_equivalence_classes_exclude_fuzzy_and_blank():
+    names = ["Aorta", "the aorta", "", "nucleus", "nucleolus", "alveoli", "alveolus"]
+    assert equivalence_classes(names) == [0, 0, -1, 1, 2, 3, 3]
+    lexicon = Lexicon.from_rows([("gullet", "oesophagus", "")])
+    assert equivalence_classes(["oesophagus", "gullets"], lexicon) == [0, 0]
