@@ -101,8 +101,9 @@ class _Index:
             b = self.group_of[next(iter(name_forms(normalize(row.synonym))))]
             if a == b:
                 raise ConfigError(
-                    f"lexicon says {row.canonical!r} and {row.synonym!r} are distinct, but other "
-                    "'same' rows join them; remove one of the conflicting rows"
+                    f"lexicon says {row.canonical!r} and {row.synonym!r} are distinct, but 'same' "
+                    "rows (or their singular/plural forms) join them; remove one of the "
+                    "conflicting rows"
                 )
             distinct.update(((a, b), (b, a)))
         self.distinct = frozenset(distinct)
