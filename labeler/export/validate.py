@@ -18,6 +18,7 @@ from typing import Any
 
 from labeler.errors import ExportError
 from labeler.export.schema import ITEM_FIELDS, PROVENANCE_FILE, RESULT_FIELDS, Field
+from labeler.lexicon import RELATIONS
 from labeler.prompts import CONDITIONS
 from labeler.store.records import PATTERNS, TIERS
 
@@ -65,6 +66,12 @@ CHECKS: dict[str, Callable[[Any], bool]] = {
     ),
     "map[string, list[string]]": _is_map(_is_names),
     "map[string, float64|null]": _is_map(lambda x: x is None or _is_float(x)),
+    "list[[string, string, string]]": lambda v: (
+        isinstance(v, list)
+        and all(
+            isinstance(r, list) and len(r) == 3 and _is_names(r) and r[2] in RELATIONS for r in v
+        )
+    ),
 }
 
 

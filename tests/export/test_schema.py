@@ -94,6 +94,7 @@ def test_items_rows_fields_and_types(exported):
         "markers",
         "synonyms",
         "distinct",
+        "lexicon",
         "unsolved_core",
         "recitable",
         "mean_f1",
@@ -120,6 +121,16 @@ def test_items_rows_fields_and_types(exported):
     assert heart["synonyms"]["Aorta"] == ["aortic trunk"]
     assert cell["synonyms"]["Mitochondrion"] == ["powerhouse"]  # the item's own addition
     assert cell["distinct"]["Nucleus"] == ["nucleolus"]
+    # exact re-scoring rows: the groups of key and predicted names, and their vetoed groups
+    assert heart["lexicon"] == [
+        ["aorta", "aortic trunk", "same"],
+        ["mitral valve", "bicuspid valve", "same"],
+        ["mitral valve", "left AV valve", "same"],
+    ]
+    assert cell["lexicon"] == [
+        ["mitochondrion", "powerhouse", "same"],
+        ["nucleus", "nucleolus", "distinct"],
+    ]
 
 
 def test_excluded_items_are_left_out_and_only_ready_limits(project, tmp_path):
