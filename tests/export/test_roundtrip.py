@@ -109,3 +109,33 @@ def test_prefix_mismatch_and_bad_files_are_clear_errors(project, tmp_path):
         with pytest.raises(LabelerError, match=r"nothing imported.*missing"):
             import_results(other, wrong)
         assert other.db.execute("SELECT COUNT(*) FROM items").fetchone()[0] == 0
+
+
+def test_export_command_defaults_to_exports_project_name(project, tmp_path, monkeypatch, capsys):
+    project.close()
+    monkeypatch.chdir(tmp_path)
+    assert run("export", tmp_path / "proj", "--only-ready", "--private") == 0
+    out = capsys.readouterr().out
+    folder = tmp_path / "exports" / "Heart figures"
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "README.md", "items.jsonl", "provenance.jsonl", "results.jsonl", "sample",
+    ]  # fmt: skip
+    assert "exported 2 items" in out and "PRIVATE: provenance.jsonl" in out
+    assert "2 item(s) got new public IDs" in out
+    assert run("export", tmp_path / "proj") == 0  # the draft is numbered next
+    assert "1 item(s) got new public IDs" in capsys.readouterr().out
+
+
+def test_import_reports_a_changed_key_and_changed_scores(project, tmp_path):
+    from labeler.export.exporter import export_project
+    from labeler.store import KeyEntry
+
+    export_project(project, tmp_path / "out")
+    heart = "campbell-p137-fig42-3"
+    project.items.set_key(heart, [KeyEntry("Left atrium"), KeyEntry("Aorta")])
+    report = import_results(project, tmp_path / "out" / "results.jsonl")
+    from labeler.export.ids import stored_public_ids
+
+    assert report.key_differs == [stored_public_ids(project)[heart]]
+    assert report.score_differs > 0  # the published scores used the old key
+    assert report.unchanged == 14 and report.imported == 0
