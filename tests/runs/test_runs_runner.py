@@ -1,14 +1,16 @@
 """The runner on a real project: resume, --retry-failed, cancellation, progress, baseline."""
 
 import threading
+import time
 
 from runs_loopback import LoopbackServer, http_error, truncated
-from runs_support import models_toml
+from runs_support import make_project, models_toml
 
 from labeler.prompts import CONDITIONS
 from labeler.providers.baseline import SubjectPriorBaseline
 from labeler.providers.config import baseline_model, load_models
 from labeler.runs.runner import RetryPolicy, plan_run, run
+from labeler.store import Project
 
 FAST = RetryPolicy(base_delay_s=0.01)
 
@@ -138,3 +140,35 @@ def test_item_without_question_image_runs_only_no_image(project, server, key_env
     plan = plan_run(project, openai_model(tmp_path, server), CONDITIONS, ["bare"])
     assert [c.condition for c in plan.calls] == ["no-image"]
     assert len(plan.unrunnable) == 3 and "no question image" in plan.unrunnable[0]
+
+
+def test_gui_style_worker_thread_is_cancelled_from_another_thread(tmp_path, key_env):
+    folder = tmp_path / "proj"
+    make_project(folder).close()
+    cancel, first_answer, result = threading.Event(), threading.Event(), {}
+    with LoopbackServer(latency=0.5) as server:
+        models = openai_model(tmp_path, server)
+
+        def work():  # a worker opens its own Project, as the GUI's workers do
+            with Project.open(folder) as project:
+                result["summary"] = run(
+                    project,
+                    models,
+                    CONDITIONS,
+                    concurrency=2,
+                    on_progress=lambda p: first_answer.set(),
+                    cancel=cancel,
+                    retry=FAST,
+                )
+
+        worker = threading.Thread(target=work)
+        worker.start()
+        assert first_answer.wait(15)
+        asked = time.monotonic()
+        cancel.set()
+        worker.join(5)
+        assert not worker.is_alive() and time.monotonic() - asked < 1.0
+    summary = result["summary"]
+    assert summary.cancelled and 1 <= summary.sent < 12
+    with Project.open(folder) as project:
+        assert len(project.responses.latest()) == summary.sent
