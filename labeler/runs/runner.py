@@ -403,8 +403,10 @@ def to_new_response(
     if error is None and status in (PARSE_ERROR, TRUNCATED):
         error = parsed.error
     if error is None and status == EMPTY:
-        used = f", {result.reasoning_tokens} reasoning tokens" if result.reasoning_tokens else ""
-        error = f"no answer text (finish_reason={result.finish_reason}{used})"
+        error = f"no answer text (finish_reason={result.finish_reason})"
+        reasoning, output = result.reasoning_tokens, result.output_tokens
+        if reasoning and output and reasoning >= output:
+            error += f"; reasoning used the whole output budget ({reasoning} tokens)"
     if error is None and status == REFUSED:
         error = f"model declined (finish_reason={result.finish_reason})"
     image = call.image

@@ -101,6 +101,8 @@ def test_each_status_signal(project, server, key_env, tmp_path, provider):
     blank = rows["valves", "desc"]
     assert (blank.status, blank.raw_text, blank.parse_ok) == ("empty", "", False)
     assert "no answer text" in blank.error
+    if provider == "openai":  # the loopback spends all 80 output tokens on reasoning
+        assert "reasoning used the whole output budget (80 tokens)" in blank.error
     prose = rows["kidney", "told"]
     assert (prose.status, prose.parse_ok, prose.labels) == ("parse_error", False, [])
     assert prose.raw_text == "I cannot see the image, sorry." and prose.error
