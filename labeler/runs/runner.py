@@ -138,7 +138,11 @@ ProgressCallback = Callable[[RunProgress], None]
 def request_hash(
     model: ModelConfig, prompt: str, image: ImagePayload | None, settings: Mapping[str, object]
 ) -> str:
-    """SHA-256 of prompt + image bytes + model identity + decode settings (never the key)."""
+    """SHA-256 of prompt + image bytes + model + stored settings (never the key).
+
+    The stored settings include the route (``base_url``): the same model id served by
+    another route (OpenRouter vs native, card caveat 7.2) is another request.
+    """
     payload = {
         "prompt": prompt,
         "image": hashlib.sha256(image.data).hexdigest() if image else None,

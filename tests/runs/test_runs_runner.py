@@ -4,7 +4,7 @@ import threading
 import time
 
 from runs_loopback import LoopbackServer, http_error, truncated
-from runs_support import make_project, models_toml
+from runs_support import figure, make_project, models_toml
 
 from labeler.prompts import CONDITIONS
 from labeler.providers.baseline import SubjectPriorBaseline
@@ -172,3 +172,22 @@ def test_gui_style_worker_thread_is_cancelled_from_another_thread(tmp_path, key_
     assert summary.cancelled and 1 <= summary.sent < 12
     with Project.open(folder) as project:
         assert len(project.responses.latest()) == summary.sent
+
+
+def test_re_erased_image_resends_only_the_image_conditions(project, server, key_env, tmp_path):
+    models = openai_model(tmp_path, server)
+    run(project, models, CONDITIONS, retry=FAST)
+    project.items.set_images(
+        "heart",
+        question_png=figure(seed=9),
+        answer_png=figure(),
+        question_pdf=None,
+        erase_method="manual",
+        erase_edits={},
+    )
+    plan = plan_run(project, models, CONDITIONS)
+    assert sorted((c.item_id, c.condition) for c in plan.calls) == [
+        ("heart", "blind"),
+        ("heart", "desc"),
+        ("heart", "told"),
+    ]
