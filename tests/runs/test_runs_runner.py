@@ -3,9 +3,11 @@
 import threading
 import time
 
+import pytest
 from runs_loopback import LoopbackServer, http_error, truncated
 from runs_support import figure, make_project, models_toml
 
+from labeler.errors import LabelerError
 from labeler.prompts import CONDITIONS
 from labeler.providers.baseline import SubjectPriorBaseline
 from labeler.providers.config import baseline_model, load_models
@@ -191,3 +193,10 @@ def test_re_erased_image_resends_only_the_image_conditions(project, server, key_
         ("heart", "desc"),
         ("heart", "told"),
     ]
+
+
+def test_unknown_condition_and_item_are_user_errors(project):
+    with pytest.raises(LabelerError, match="unknown condition"):
+        plan_run(project, [baseline_model()], ["told", "image-only"])
+    with pytest.raises(LabelerError, match="no item with id"):
+        plan_run(project, [baseline_model()], ["told"], ["nope"])
