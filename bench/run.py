@@ -17,12 +17,15 @@ figure that does not depend on what else is running.
 from __future__ import annotations
 
 import argparse
+import http.client
 import io
+import json
 import os
 import resource
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -32,8 +35,10 @@ sys.path.insert(0, str(ROOT))
 from PIL import Image  # noqa: E402
 
 from labeler.prompts import CONDITIONS  # noqa: E402
+from labeler.providers.base import CallRequest  # noqa: E402
 from labeler.providers.config import ModelConfig  # noqa: E402
-from labeler.runs.runner import run  # noqa: E402
+from labeler.providers.openai_provider import chat_body  # noqa: E402
+from labeler.runs.runner import plan_run, run  # noqa: E402
 from labeler.store import KeyEntry, Project  # noqa: E402
 
 
@@ -83,6 +88,11 @@ def main() -> None:
 
         with tempfile.TemporaryDirectory() as tmp:
             project = make_project(Path(tmp) / "p", n_items)
+            bodies = [
+                json.dumps(chat_body(model, CallRequest(c.prompt, c.image)))
+                for c in plan_run(project, [model], CONDITIONS).calls
+            ]
+            bare = _bare_http(url, bodies, args.concurrency)
             start, cpu0 = time.perf_counter(), _cpu()
             summary = run(project, [model], CONDITIONS, concurrency=args.concurrency)
             wall, cpu = time.perf_counter() - start, _cpu() - cpu0
@@ -97,10 +107,36 @@ def main() -> None:
     )
     print(f"wall {wall:.2f} s, ideal {ideal:.2f} s, ratio {wall / ideal:.3f}x (goal <= 1.15x)")
     print(
+        f"bare HTTP (same bodies, {args.concurrency} threads with http.client, no SDK, no "
+        f"store): {bare:.2f} s = {bare / ideal:.3f}x ideal"
+    )
+    print(
         f"runner CPU {cpu:.2f} s = {cpu / summary.sent * 1000:.2f} ms per call "
         f"(the budget at this rate is {ideal / summary.sent * 1000:.2f} ms per call); "
         f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
     )
+
+
+def _bare_http(url: str, bodies: list[str], concurrency: int) -> float:
+    """Wall time of the same requests sent by plain threads: the floor on this machine."""
+    host, port = url.removeprefix("http://").split(":")
+    headers = {"authorization": "Bearer test-key", "content-type": "application/json"}
+    chunks = [bodies[i::concurrency] for i in range(concurrency)]
+
+    def send(chunk: list[str]) -> None:
+        conn = http.client.HTTPConnection(host, int(port))
+        for body in chunk:
+            conn.request("POST", "/v1/chat/completions", body, headers)
+            conn.getresponse().read()
+        conn.close()
+
+    threads = [threading.Thread(target=send, args=(chunk,)) for chunk in chunks]
+    start = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return time.perf_counter() - start
 
 
 def _cpu() -> float:

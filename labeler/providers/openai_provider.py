@@ -47,35 +47,11 @@ class OpenAIProvider(Provider):
             timeout=timeout_s,
         )
 
-    def request_body(self, request: CallRequest) -> dict:
-        """The JSON body of ``POST /chat/completions`` (one user message, no system message)."""
-        content: list[dict] = [{"type": "text", "text": request.prompt}]
-        if request.image is not None:
-            content.append(
-                {
-                    "type": "image_url",
-                    "image_url": {"url": data_url(request.image), "detail": "high"},
-                }
-            )
-        body: dict = {
-            "model": self.config.model,
-            "messages": [{"role": "user", "content": content}],
-        }
-        settings = self.config.settings
-        if "temperature" in settings:
-            body["temperature"] = settings["temperature"]
-        if "reasoning_effort" in settings:
-            body["reasoning_effort"] = settings["reasoning_effort"]
-        if "max_tokens" in settings:
-            key = "max_completion_tokens" if "reasoning_effort" in settings else "max_tokens"
-            body[key] = settings["max_tokens"]
-        return body
-
     async def _send(self, request: CallRequest) -> CallResult:
         openai = self._openai
         try:
             response = await self.client.post(
-                "/chat/completions", body=self.request_body(request), cast_to=self._completion
+                "/chat/completions", body=chat_body(self.config, request), cast_to=self._completion
             )
         except openai.APIStatusError as exc:
             return classify_http_status(
@@ -87,6 +63,31 @@ class OpenAIProvider(Provider):
 
     async def aclose(self) -> None:
         await self.client.close()
+
+
+def chat_body(config: ModelConfig, request: CallRequest) -> dict:
+    """The JSON body of ``POST /chat/completions`` (one user message, no system message)."""
+    content: list[dict] = [{"type": "text", "text": request.prompt}]
+    if request.image is not None:
+        content.append(
+            {
+                "type": "image_url",
+                "image_url": {"url": data_url(request.image), "detail": "high"},
+            }
+        )
+    body: dict = {
+        "model": config.model,
+        "messages": [{"role": "user", "content": content}],
+    }
+    settings = config.settings
+    if "temperature" in settings:
+        body["temperature"] = settings["temperature"]
+    if "reasoning_effort" in settings:
+        body["reasoning_effort"] = settings["reasoning_effort"]
+    if "max_tokens" in settings:
+        key = "max_completion_tokens" if "reasoning_effort" in settings else "max_tokens"
+        body[key] = settings["max_tokens"]
+    return body
 
 
 def _to_result(response) -> CallResult:
