@@ -93,8 +93,15 @@ def main() -> None:
                 for c in plan_run(project, [model], CONDITIONS).calls
             ]
             bare = _bare_http(url, bodies, args.concurrency)
+            answered: list[float] = []
             start, cpu0 = time.perf_counter(), _cpu()
-            summary = run(project, [model], CONDITIONS, concurrency=args.concurrency)
+            summary = run(
+                project,
+                [model],
+                CONDITIONS,
+                concurrency=args.concurrency,
+                on_progress=lambda _: answered.append(time.perf_counter()),
+            )
             wall, cpu = time.perf_counter() - start, _cpu() - cpu0
             project.close()
     finally:
@@ -106,6 +113,12 @@ def main() -> None:
         f"at concurrency {args.concurrency}, latency {args.latency * 1000:.0f} ms"
     )
     print(f"wall {wall:.2f} s, ideal {ideal:.2f} s, ratio {wall / ideal:.3f}x (goal <= 1.15x)")
+    steady = answered[-1] - answered[0]
+    steady_ideal = (summary.sent - 1) * args.latency / args.concurrency
+    print(
+        f"start-up (plan, clients, first answer) {answered[0] - start:.2f} s; first to last "
+        f"answer {steady:.2f} s = {steady / steady_ideal:.3f}x its ideal"
+    )
     print(
         f"bare HTTP (same bodies, {args.concurrency} threads with http.client, no SDK, no "
         f"store): {bare:.2f} s = {bare / ideal:.3f}x ideal"
