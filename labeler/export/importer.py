@@ -57,7 +57,8 @@ class ResultsImport:
     score_differs: int = 0  # rows whose published F1 differs from this project's score
 
 
-def _listed(ids: list[str]) -> str:
+def listed(ids: list[str]) -> str:
+    """At most the first few ids, then how many more."""
     more = len(ids) - MAX_LISTED
     return ", ".join(ids[:MAX_LISTED]) + (f" and {more} more" if more > 0 else "")
 
@@ -128,7 +129,7 @@ def import_results(
     if unknown and not skip_unknown:
         raise LabelerError(
             f"{path} has results for {len(unknown)} item(s) this project does not have: "
-            f"{_listed(unknown)}; import their items first (`labeler import-items`) "
+            f"{listed(unknown)}; import their items first (`labeler import-items`) "
             "or pass --skip-unknown to import the rest"
         )
     rows = [r for r in published if r["item_id"] in by_public]

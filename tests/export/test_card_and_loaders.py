@@ -107,3 +107,17 @@ def test_pandas_reads_both_files(export_dir):
     assert len(items) == 3 and items["item_id"].str.match(r"NALANDA-\d+$").all()
     sample = pd.read_json(export_dir / "sample" / "results.jsonl", lines=True)
     assert sample.equals(results.head(10))
+
+
+def test_card_name_and_license_options_are_remembered(project, tmp_path):
+    from labeler.cli import main
+
+    project.close()
+    proj, out = tmp_path / "proj", tmp_path / "card"
+    argv = ["export", str(proj), "--out", str(out), "--pretty-name", "BLINDSPOT: hearts"]
+    assert main([*argv, "--license", "cc-by-4.0"]) == 0
+    assert main(["export", str(proj), "--out", str(out)]) == 0  # remembered
+    meta = front_matter((out / "README.md").read_text(encoding="utf-8"))
+    assert (meta["pretty_name"], meta["license"]) == ("BLINDSPOT: hearts", "cc-by-4.0")
+    assert "# BLINDSPOT: hearts\n" in (out / "README.md").read_text(encoding="utf-8")
+    assert main(["export", str(proj), "--out", str(out), "--license", " "]) == 2
