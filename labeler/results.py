@@ -12,9 +12,12 @@ The per-item flags follow the dataset card:
 * ``unsolved_core`` — no model solved the item (F1 = 1) in any condition;
 * ``recitable`` — at least one model scored F1 >= 0.5 under ``no-image``.
 
-Speed matters (the GUI opens a 7,200-cell matrix at once): everything is read
-with a handful of queries, and lexicons are cached by their rows, so the
-scorer's own memo tables (name groups, prepared keys) survive between calls.
+Speed matters (the GUI opens a 7,200-cell matrix at once). Everything is read
+with a handful of queries; lexicons are cached by their rows, so the scorer's
+own memo tables survive between calls; answers are kept by response id (stored
+responses never change) and scores by (lexicon, answer, key). Reopening the
+matrix therefore re-reads and re-scores only what changed since the last call
+(``bench/results_matrix.py``).
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from typing import TYPE_CHECKING
 from labeler.export.ids import stored_public_ids
 from labeler.lexicon import Lexicon
 from labeler.scoring import NameScore, score_names
-from labeler.store import Item, Project
+from labeler.store import Item, KeyEntry, Project
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -120,7 +123,7 @@ FRAME_COLUMNS = (
 )
 
 
-def key_names(entries: Iterable) -> tuple[str, ...]:
+def key_names(entries: Iterable[KeyEntry]) -> tuple[str, ...]:
     """The names of an answer key, in order (marker-only entries have no name)."""
     return tuple(e.name for e in entries if e.name)
 

@@ -84,6 +84,10 @@ def test_datasets_loads_the_export_offline_with_the_declared_features(
     monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / "hf" / "datasets"))
     import datasets
 
+    # in case datasets was imported earlier in the session (it reads these at import)
+    monkeypatch.setattr(datasets.config, "HF_HUB_OFFLINE", True)
+    monkeypatch.setattr(datasets.config, "HF_DATASETS_OFFLINE", True)
+    monkeypatch.setattr(datasets.config, "HF_DATASETS_CACHE", tmp_path / "hf" / "datasets")
     ds = datasets.load_dataset(str(export_dir), cache_dir=str(tmp_path / "hf" / "cache"))
     train = ds["train"]
     assert train.num_rows == 14
