@@ -1,8 +1,9 @@
 """One export: choose items, number them, build and validate every file, then write.
 
-The whole export runs in one project transaction: new public numbers are
-committed only if the files were written, so a failed export changes neither
-the folder nor the project.
+Numbering, building, validating and writing run in one project transaction:
+new public numbers are committed only if the files were written, so a failed
+export changes neither the folder nor the project. Scoring happens just before,
+outside the write lock.
 """
 
 from __future__ import annotations
