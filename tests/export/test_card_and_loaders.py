@@ -98,6 +98,12 @@ def test_datasets_loads_the_export_offline_with_the_declared_features(
     assert train.features["predicted_names"] == datasets.List(datasets.Value("string"))
     first = json.loads((export_dir / "results.jsonl").read_text().splitlines()[0])
     assert train[0] == first
+    items = datasets.load_dataset(
+        "json", data_files=str(export_dir / "items.jsonl"), cache_dir=str(tmp_path / "hf" / "c2")
+    )["train"]
+    assert items.num_rows == 3 and items.features["lexicon"] == datasets.List(
+        datasets.List(datasets.Value("string"))
+    )
     assert not [p for p in export_dir.rglob("*") if p.name.startswith(".") or "cache" in p.name]
 
 
