@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from labeler.errors import LabelerError
-from labeler.export.ids import internal_ids_by_public, set_public_number
+from labeler.export.ids import internal_ids_by_public, parse_public_id, set_public_number
 from labeler.export.validate import READING, validate_items, validate_results
 from labeler.results import key_names, project_lexicon
 from labeler.scoring import score_names
@@ -109,7 +109,7 @@ def import_items(project: Project, path: str | os.PathLike[str]) -> ItemsImport:
                 notes=IMPORT_NOTE,
                 key=key_entries(row["key_names"], row["markers"]),
             )
-            set_public_number(project, item.id, int(public.rsplit("-", 1)[1]))
+            set_public_number(project, item.id, parse_public_id(project.id_prefix, public))
             for canonical, synonym, relation in row["lexicon"]:
                 project.lexicon.add(canonical, synonym, relation, item_id=item.id)
             created.append(public)
