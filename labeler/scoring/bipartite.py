@@ -48,13 +48,15 @@ def max_matching(
     n_nodes = n_left + n_right + 2
 
     while True:
-        dist = [_UNREACHED] * n_nodes
+        # caps are fixed during one search: scan only the open arcs, in the same order
+        open_arcs = [arc for arc in arcs if caps[arc[0]] > 0]
+        dist: list[float] = [_UNREACHED] * n_nodes
         dist[source] = 0
         via = [-1] * n_nodes  # the arc that last improved each node
         for _ in range(n_nodes):
             changed = False
-            for i, u, v, c in arcs:
-                if caps[i] > 0 and dist[u] != _UNREACHED and dist[u] + c < dist[v]:
+            for i, u, v, c in open_arcs:
+                if dist[u] + c < dist[v]:  # an unreached tail stays infinite: never relaxes
                     dist[v] = dist[u] + c
                     via[v] = i
                     changed = True
@@ -71,5 +73,5 @@ def max_matching(
     return sorted(pair for n, pair in enumerate(edges) if caps[first_edge + 2 * n] == 0)
 
 
-#: Distance of a node no augmenting path reaches (costs are tiny, so never a real distance).
-_UNREACHED = 1 << 30
+#: Distance of a node no augmenting path reaches.
+_UNREACHED = float("inf")
