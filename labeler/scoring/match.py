@@ -213,12 +213,13 @@ def _vetoed(distinct: frozenset[tuple[int, int]], a: frozenset[int], b: frozense
     return any((x, y) in distinct for x in a for y in b)
 
 
-#: One prediction surface against one prepared key: its profile and its edges
-#: ``(key class, strength, key surface)``, strongest-first per class as the merge needs.
-_Edges = tuple[_Name, tuple[tuple[int, int, str], ...]]
+#: An edge as the merge stores it: key class -> (strength, prediction surface, key surface).
+_Edge = tuple[int, tuple[int, str, str]]
+#: One prediction surface against one prepared key: its profile and its edges.
+_Edges = tuple[_Name, tuple[_Edge, ...]]
 
 
-def _edges(name: _Name, keys: _Side, index: _Index) -> tuple[tuple[int, int, str], ...]:
+def _edges(name: _Name, keys: _Side, index: _Index) -> tuple[_Edge, ...]:
     """Every edge from one prediction to the key classes, in first-found order.
 
     Per key class: the strongest unvetoed level and the key surface of the first
@@ -247,7 +248,7 @@ def _edges(name: _Name, keys: _Side, index: _Index) -> tuple[tuple[int, int, str
             and not (distinct and _vetoed(distinct, name.groups, key_groups))
         ):
             found[k] = (1, key_raw)
-    return tuple((k, strength, key_raw) for k, (strength, key_raw) in found.items())
+    return tuple((k, (strength, name.raw, key_raw)) for k, (strength, key_raw) in found.items())
 
 
 def _match_side(
@@ -260,23 +261,24 @@ def _match_side(
     that surface, so each answer costs a few dict lookups per name.
     """
     memo = keys.edges
-    entries: list[_Edges] = []
-    for raw in predicted:
-        entry = memo.get(raw)
-        if entry is None:
-            if len(memo) > _MAX_EDGE_MEMO:
-                memo.clear()
-            name = index.names.get(raw) or _profile(raw, index)
-            entry = memo[raw] = (name, _edges(name, keys, index) if name.norm else ())
-        if entry[0].norm:
-            entries.append(entry)
+    found = [memo.get(raw) for raw in predicted]
+    if None in found:
+        if len(memo) > _MAX_EDGE_MEMO:
+            memo.clear()
+        for n, raw in enumerate(predicted):
+            if found[n] is None:
+                name = index.names.get(raw) or _profile(raw, index)
+                found[n] = memo[raw] = (name, _edges(name, keys, index) if name.norm else ())
+    entries = [entry for entry in found if entry is not None and entry[0].norm]
     class_of, reps = _classes([name for name, _ in entries])
+    if isinstance(class_of, range):  # one name per class: no edge competes with another
+        return reps, {(p, k): edge for p, (_, edges) in enumerate(entries) for k, edge in edges}
     best: dict[tuple[int, int], tuple[int, str, str]] = {}
-    for (name, edges), p in zip(entries, class_of, strict=True):
-        for k, strength, key_raw in edges:
+    for (_, edges), p in zip(entries, class_of, strict=True):
+        for k, edge in edges:
             current = best.get((p, k))
-            if current is None or current[0] < strength:
-                best[(p, k)] = (strength, name.raw, key_raw)
+            if current is None or current[0] < edge[0]:
+                best[(p, k)] = edge
     return reps, best
 
 
@@ -308,10 +310,7 @@ def score_names(
         recall=recall,
         n_pred=n_pred,
         n_key=n_key,
-        matches=[
-            Match(edges[pair][1], edges[pair][2], _HOW_OF[edges[pair][0]])  # type: ignore[arg-type]
-            for pair in pairs
-        ],
+        matches=[Match(pred, key, _HOW_OF[level]) for level, pred, key in map(edges.get, pairs)],
         unmatched_pred=[r for p, r in enumerate(pred_reps) if p not in matched_p],
         missed_key=[r for k, r in enumerate(keys.reps) if k not in matched_k],
     )
