@@ -253,15 +253,29 @@ def _moved(point: Point, shift: Point) -> Point:
 
 
 def _stub_end(thin: np.ndarray, core: np.ndarray, line: _Line) -> Point:
-    """Where a leader that ends at the label stops: its last pixel, or the text."""
-    length = math.dist(line.entry, line.exit)
-    end = walk(thin, line.entry, line.u, max_steps=max(1, int(length)), max_gap=1)
-    steps = int(math.dist(line.entry, end))
-    for step in range(steps + 1):
-        point = _ahead(line.entry, line.u, step)
-        if _sample(core, point):
-            return _ahead(line.entry, line.u, max(0, step - 1))
-    return end
+    """Where a line that does not leave the region stops being protected.
+
+    If the line runs across the text and carries on in the box's margin beyond it
+    (an OCR box that swallowed the end of a line crossing the label, reading it as
+    a dash), it is a crossing line and is kept to its last pixel. Otherwise it is a
+    leader ending at the label: kept as far as its pixels go, but never into the
+    text itself.
+    """
+    length = int(math.dist(line.entry, line.exit))
+    in_core = [bool(_sample(core, _ahead(line.entry, line.u, t))) for t in range(length + 1)]
+    reach = walk(thin, line.entry, line.u, max_steps=max(1, length), max_gap=1)
+    if not any(in_core):
+        return reach
+    first = in_core.index(True)
+    last = first
+    while last + 1 <= length and in_core[last + 1]:
+        last += 1
+    after = _ahead(line.entry, line.u, last)
+    margin = length - last
+    if margin >= 3 and ink_fraction(thin, after, line.u, min(8, margin)) >= THROUGH_FRACTION:
+        return walk(thin, after, line.u, max_steps=margin, max_gap=1)
+    stop = max(0, min(first - 1, int(math.dist(line.entry, reach))))
+    return _ahead(line.entry, line.u, stop)
 
 
 def _text_cores(
