@@ -46,8 +46,8 @@ FILL_MODES = ("auto", "white", "inpaint")
 #: RGB distance from the background colour above which a pixel is ink (JPEG noise
 #: around text stays below ~25; black text on white is ~440).
 INK_DISTANCE = 60.0
-#: Lower distance for the antialiased fringe and JPEG ringing around glyphs,
-#: erased only within two pixels of glyph ink.
+#: Lower distance for the antialiased fringe around glyphs on coloured
+#: backgrounds, erased only within two pixels of glyph ink.
 FRINGE_DISTANCE = 10.0
 #: A ring pixel is "white" when every channel is at least this bright.
 WHITE_LEVEL = 235
@@ -166,32 +166,89 @@ def _erase_region(
     for line in lines:
         end = _ahead(line.exit, line.u, beyond) if line.through else line.exit
         draw_band(full, line.far, end, line.width / 2 + 1.5)
-    drawing = _drawing_ink(ink & near & ~full.astype(bool), inside, in_labels, min(heights))
-
-    candidates = ink & inside & ~full.astype(bool) & ~drawing
-    core = _text_cores(candidates, boxes, (x0, y0), inside.shape)
+    banded = full.astype(bool)
+    drawing = _drawing_ink(ink & near & ~banded, inside, in_labels, min(heights))
+    core = _text_cores(ink & inside & ~banded & ~drawing, boxes, (x0, y0), inside.shape)
+    # the bands also cut drawing outlines that graze a box; give those pixels back
+    drawing = _connected_to(drawing, ink & near & ~core.astype(bool))
     protect = np.zeros(inside.shape, np.uint8)
     for line in lines:
         end = line.exit if line.through else _stub_end(thin_c, core, line)
         draw_band(protect, _ahead(line.entry, line.u, -2), end, line.width / 2 + 0.5)
     protected = protect.astype(bool) & inside
+    repair, colours = _crossing_repairs(crop, lines, protected, ~in_labels)
+    protected &= ~repair
 
-    glyph = ink & inside & ~drawing & ~protected
-    around = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
-    fringe = (distance > FRINGE_DISTANCE) & cv2.dilate(glyph.astype(np.uint8), around).astype(bool)
-    erase = (glyph | fringe) & inside & ~protected & ~drawing
-    if not erase.any():
-        return
-
-    target = out[y0:y1, x0:x1]
     if fill == "auto":
         fill = "white" if _is_white(crop, ring & ~thin_c, background) else "inpaint"
+    glyph = ink & inside & ~drawing & ~protected
+    erase = glyph | _fringe(glyph, distance, white=fill == "white")
+    erase &= inside & ~protected & ~drawing & ~repair
+    target = out[y0:y1, x0:x1]
+    target[repair] = colours[repair]
     if fill == "white":
         target[erase] = 255
-    else:
+    elif erase.any():
         unknown = (erase | protected).astype(np.uint8) * 255
         painted = cv2.inpaint(np.ascontiguousarray(target), unknown, 3, cv2.INPAINT_TELEA)
         target[erase] = painted[erase]
+
+
+def _fringe(glyph: np.ndarray, distance: np.ndarray, *, white: bool) -> np.ndarray:
+    """The glyphs' antialiased edges and JPEG ringing, which the ink threshold misses.
+
+    On white paper every pixel within three pixels of a glyph is painted: ringing
+    a few levels off white still shows as a ghost of the word. On a coloured
+    background only pixels clearly off the background colour are taken, so that
+    inpainting keeps as much of the real background as possible.
+    """
+    if white:
+        return cv2.dilate(glyph.astype(np.uint8), np.ones((7, 7), np.uint8)).astype(bool)
+    around = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    return (distance > FRINGE_DISTANCE) & cv2.dilate(glyph.astype(np.uint8), around).astype(bool)
+
+
+def _crossing_repairs(
+    crop: np.ndarray, lines: list[_Line], protected: np.ndarray, outside: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Protected pixels where a glyph stroke crosses a line, and the line's colour there.
+
+    The protected band is a little wider than the line, so where a letter crosses
+    it a short tick of glyph ink would survive on each side. The line's own
+    profile across its width is measured where it runs outside the labels; a
+    protected pixel much darker than that profile at the same distance from the
+    centre is glyph ink and is repainted with the profile's colour.
+    """
+    repair = np.zeros(protected.shape, bool)
+    colours = np.zeros_like(crop)
+    if not lines or not protected.any():
+        return repair, colours
+    gray = crop.astype(np.float32).mean(axis=2)
+    yy, xx = np.mgrid[0 : protected.shape[0], 0 : protected.shape[1]].astype(np.float32)
+    for line in lines:
+        normal = (-line.u[1], line.u[0])
+        across = (xx - line.entry[0]) * normal[0] + (yy - line.entry[1]) * normal[1]
+        along = (xx - line.entry[0]) * line.u[0] + (yy - line.entry[1]) * line.u[1]
+        near = np.abs(across) <= line.width / 2 + 1.5
+        reference = near & outside & (along < -1) & (along >= -math.dist(line.far, line.entry))
+        band = near & protected & (along >= -2)
+        bins = np.round(across * 2).astype(np.int32)
+        profile = {}
+        for b in np.unique(bins[reference]):
+            ref = reference & (bins == b)
+            if ref.sum() >= 3:
+                profile[int(b)] = (float(np.median(gray[ref])), np.median(crop[ref], axis=0))
+        for b in np.unique(bins[band]):
+            # the centre estimate may drift by a pixel along the box: compare with
+            # the darkest part of the profile within a pixel of this offset
+            nearby = [profile[k] for k in range(b - 2, b + 3) if k in profile]
+            if int(b) not in profile or not nearby:
+                continue
+            expected = min(g for g, _ in nearby)
+            dark = band & (bins == b) & (gray < expected - INK_DISTANCE)
+            repair |= dark
+            colours[dark] = profile[int(b)][1].astype(np.uint8)
+    return repair, colours
 
 
 def _lines_into(
@@ -209,12 +266,27 @@ def _lines_into(
             continue
         u = Segment(far, near).unit()
         entry = _first_inside(inside, near, u, limit=5.0)
-        if entry is None:
+        if entry is None or _grazes(outside_thin & ring, near, u):
             continue
         exit_ = _last_inside(inside, entry, u)
         through = ink_fraction(outside_thin, exit_, u, beyond) >= THROUGH_FRACTION
         lines.append(_Line(far, entry, exit_, u, min(segment.width, 6.0), through))
     return _merge_duplicates(lines)
+
+
+def _grazes(strokes: np.ndarray, near: Point, u: Point, radius: int = 6) -> bool:
+    """Does the stroke carry on outside the region right behind ``near``?
+
+    A line entering a box has nothing behind its entry point but the box itself.
+    A curve of the drawing that grazes the box (a round outline touching it) goes
+    on outside the box on the other side: it is drawing, not a line into the label.
+    """
+    x, y = round(near[0]), round(near[1])
+    y0, x0 = max(0, y - radius), max(0, x - radius)
+    ys, xs = np.nonzero(strokes[y0 : y + radius + 1, x0 : x + radius + 1])
+    dx, dy = xs + x0 - near[0], ys + y0 - near[1]
+    behind = (dx * u[0] + dy * u[1] > 1.5) & (dx * dx + dy * dy <= radius * radius)
+    return int(behind.sum()) >= 3
 
 
 def _merge_duplicates(lines: list[_Line]) -> list[_Line]:
@@ -305,9 +377,18 @@ def _drawing_ink(
         return np.zeros(ink.shape, bool)
     inner = np.bincount(comp[inside], minlength=count)
     outer = np.bincount(comp[~in_labels], minlength=count)
-    keep = (outer >= np.maximum(height, 0.5 * inner)) & (inner > 0)
+    keep = outer >= np.maximum(height, 0.5 * inner)
     keep[0] = False
     return keep[comp]
+
+
+def _connected_to(seed: np.ndarray, allowed: np.ndarray) -> np.ndarray:
+    """``seed`` grown through the components of ``allowed`` that it touches."""
+    count, comp = cv2.connectedComponents((allowed | seed).astype(np.uint8), connectivity=8)
+    touched = np.zeros(count, bool)
+    touched[np.unique(comp[seed])] = True
+    touched[0] = False
+    return touched[comp] | seed
 
 
 def _background(crop: np.ndarray, pixels: np.ndarray) -> np.ndarray:
