@@ -54,6 +54,8 @@ WHITE_LEVEL = 235
 #: Share of a line's continuation that must be stroke pixels to call it a line
 #: passing through (gaps come from JPEG and antialiasing of diagonals).
 THROUGH_FRACTION = 0.6
+#: Longest gap (px) between two pieces of one leader line that is bridged.
+MAX_BRIDGE = 40
 
 
 @dataclass(frozen=True)
@@ -457,7 +459,7 @@ def _follow(
     end = np.array(far)
     u = np.array(Segment(near, far).unit())
     for _ in range(12):
-        step = _next_piece(end, u, ends, used, outside)
+        step = _next_piece(end, u, ends, used, thin, outside)
         if step is None:
             break
         k, end, u = step
@@ -466,7 +468,12 @@ def _follow(
 
 
 def _next_piece(
-    end: np.ndarray, u: np.ndarray, ends: np.ndarray, used: set[int], outside: np.ndarray
+    end: np.ndarray,
+    u: np.ndarray,
+    ends: np.ndarray,
+    used: set[int],
+    thin: np.ndarray,
+    outside: np.ndarray,
 ) -> tuple[int, np.ndarray, np.ndarray] | None:
     """The piece continuing the line at ``end``: collinear first, else a clean bend.
 
@@ -490,10 +497,17 @@ def _next_piece(
     free = np.ones(len(ends), bool)
     free[list(used)] = False
     collinear = free & (cos >= math.cos(math.radians(12))) & (perp <= 2.5)
-    collinear &= (t >= -12) & (t <= length + 4) & (ahead > 3)
-    if collinear.any():
-        k = int(np.argmax(np.where(collinear, ahead, -np.inf)))
-        return k, b[k], unit[k]
+    collinear &= (t >= -MAX_BRIDGE) & (t <= length + 4) & (ahead > 3)
+    here = (float(end[0]), float(end[1]))
+    for k in np.argsort(-np.where(collinear, ahead, -np.inf))[: int(collinear.sum())]:
+        # the line detector breaks a line where it crosses busy drawing: bridge
+        # short gaps freely, longer ones only where the line's pixels run on unbroken
+        gap = -float(t[k])
+        if (
+            gap <= 12
+            or math.dist(here, walk(thin, here, tuple(u), max_steps=int(gap) + 2)) >= gap - 1
+        ):
+            return int(k), b[k], unit[k]
     gap = np.linalg.norm(a - end, axis=1)
     bend = free & (gap <= 4) & (cos >= math.cos(math.radians(70))) & (length >= 25)
     for k in np.argsort(-np.where(bend, length, 0))[: int(bend.sum())]:
