@@ -83,8 +83,15 @@ def test_rejects_non_rgb_arrays():
         ocr.read_text(np.zeros((10, 10, 3), np.float32))
 
 
+def test_the_engine_uses_the_models_in_the_wheel():
+    paths = ocr.bundled_model_paths()
+    assert set(paths) == {"Det", "Cls", "Rec"}
+    for path in paths.values():
+        assert path.parent.parent.name == "rapidocr" and path.stat().st_size > 100_000
+
+
 def test_missing_bundled_model_is_a_clear_error(monkeypatch):
-    monkeypatch.setitem(ocr._MODEL_FILES, "Det", "no-such-model.onnx")
+    monkeypatch.setitem(ocr._MODEL_ROLES, "Det", "_no-such-role_")
     with pytest.raises(LabelerError, match="never downloads"):
         ocr.bundled_model_paths()
 
