@@ -52,7 +52,8 @@ class OcrBox:
     ``bbox`` is the axis-aligned hull of the detected quadrilateral in image pixels
     ``(x0, y0, x1, y1)``; ``angle`` is the slope of the quad's top edge in degrees
     (0 = horizontal, positive = clockwise in image coordinates), kept so that
-    rotated labels can be told apart from horizontal ones.
+    tilted labels can be told apart from horizontal ones. Text running vertically
+    is read too, but its quad is upright: it shows as a tall ``bbox`` with angle 0.
     """
 
     text: str
