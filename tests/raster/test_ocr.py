@@ -111,7 +111,7 @@ def test_reads_tilted_and_vertical_labels():
     page = doc.new_page(width=300, height=300)
     page.insert_text((60, 250), "Vertical", fontsize=12, rotate=90)
     tilt = pymupdf.Matrix(-30)  # pymupdf turns counter-clockwise; image y runs down
-    page.insert_text((150, 200), "Tilted label", fontsize=12, morph=((150, 200), tilt))
+    page.insert_text((150, 200), "Tilted label", fontsize=12, morph=(pymupdf.Point(150, 200), tilt))
     pix = page.get_pixmap(dpi=144)
     rgb = np.frombuffer(pix.samples, np.uint8).reshape(pix.height, pix.width, 3)
     found = {b.text: b for b in ocr.read_text(rgb)}
