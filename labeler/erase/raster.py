@@ -205,20 +205,35 @@ def _drawing_and_text(
     """Ink that belongs to the drawing, and per box the rectangle holding its text.
 
     Bands along every line cut glyphs loose from the lines touching them; ink
-    components that then still reach well outside the boxes are drawing. The text
-    rectangle of a box bounds the remaining ink inside it; leaders stop there.
+    components that then still reach well outside the boxes are drawing, but only
+    in a box's margin: the middle of a box is where its text is, and a label
+    written over hatching touches the hatching, so there drawing ink goes too
+    (only detected lines are kept through the text). The text rectangle of a box
+    bounds the remaining ink inside it; leaders stop there.
     """
     full = np.zeros(win.inside.shape, np.uint8)
     for line in lines:
         end = ahead(line.exit, line.u, _beyond(win.margin)) if line.through else line.exit
         draw_band(full, line.far, end, line.width / 2 + 1.5)
     banded = full.astype(bool)
+    middle = _middles(win)
     height = min(b[3] - b[1] for b in win.boxes)
     drawing = _drawing_ink(ink & win.near & ~banded, win.inside, win.in_labels, height)
+    drawing &= ~middle
     core = _text_cores(ink & win.inside & ~banded & ~drawing, win.boxes, win.origin)
     # the bands also cut drawing outlines that graze a box; give those pixels back
-    drawing = _connected_to(drawing, ink & win.near & ~core)
+    drawing = _connected_to(drawing, ink & win.near & ~core & ~middle)
     return drawing, core
+
+
+def _middles(win: _Window) -> np.ndarray:
+    """Each box without a margin of 15% of its height all round: surely text."""
+    middle = np.zeros(win.inside.shape, bool)
+    ox, oy = win.origin
+    for x0, y0, x1, y1 in win.boxes:
+        pad = max(1, round(0.15 * (y1 - y0)))
+        middle[y0 - oy + pad : y1 - oy - pad, x0 - ox + pad : x1 - ox - pad] = True
+    return middle
 
 
 def _protected(win: _Window, lines: list[_Line], core: np.ndarray) -> np.ndarray:
