@@ -111,7 +111,8 @@ def find_raster_anchors(
     clean = [b for b in clamped if b is not None]
     thin = thin_dark_mask(rgb)
     outside = thin & ~_label_mask(rgb.shape, clean)
-    found = iter(leader_ends(thin, outside, clean))
+    gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+    found = iter(leader_ends(gray, thin, outside, clean))
     return [None if box is None else next(found) for box in clamped]
 
 
