@@ -1,0 +1,309 @@
+"""Scored results: one row per (item, model, condition) cell, from the store.
+
+This is the one bridge between the project store and scoring, shared by the
+export and by the GUI's review matrix and leaderboard, so a number on screen is
+the number that gets published. Each cell is the *latest* response of that
+cell (responses are append-only), scored with :func:`labeler.scoring.score_names`
+against the item's key names, using the project lexicon: the global rows plus
+that item's own additions.
+
+The per-item flags follow the dataset card:
+
+* ``unsolved_core`` — no model solved the item (F1 = 1) in any condition;
+* ``recitable`` — at least one model scored F1 >= 0.5 under ``no-image``.
+
+Speed matters (the GUI opens a 7,200-cell matrix at once). Everything is read
+with a handful of queries; lexicons are cached by their rows, so the scorer's
+own memo tables survive between calls; answers are kept by response id (stored
+responses never change) and scores by (lexicon, answer, key). Reopening the
+matrix therefore re-reads and re-scores only what changed since the last call
+(``bench/results_matrix.py``).
+"""
+
+from __future__ import annotations
+
+import functools
+import weakref
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from labeler.export.ids import stored_public_ids
+from labeler.lexicon import Lexicon
+from labeler.scoring import NameScore, score_names
+from labeler.store import Item, KeyEntry, Project
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: Response statuses that carry no answer from the model (a transport failure is
+#: not a score of 0); such cells are shown in review but never exported.
+NO_ANSWER_STATUSES = frozenset({"api_error"})
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredCell:
+    """The latest response of one cell, scored, with its item's flags.
+
+    ``item_id`` is the internal id (as everywhere in the store); ``public_id``
+    is the published ``PREFIX-N`` if the item has been numbered, else ``None``.
+    """
+
+    item_id: str
+    public_id: str | None
+    model: str
+    condition: str
+    status: str
+    origin: str
+    response_id: int
+    parse_ok: bool
+    predicted_names: tuple[str, ...]
+    key_names: tuple[str, ...]
+    subject: str
+    tier: str
+    score: NameScore
+    unsolved_core: bool
+    recitable: bool
+
+    @property
+    def answered(self) -> bool:
+        """Whether the model answered at all (exported cells are the answered ones)."""
+        return self.status not in NO_ANSWER_STATUSES
+
+    @property
+    def f1(self) -> float:
+        return self.score.f1
+
+    @property
+    def precision(self) -> float:
+        return self.score.precision
+
+    @property
+    def recall(self) -> float:
+        return self.score.recall
+
+    @property
+    def n_pred(self) -> int:
+        return self.score.n_pred
+
+    @property
+    def n_key(self) -> int:
+        return self.score.n_key
+
+
+@dataclass(frozen=True, slots=True)
+class ItemFlags:
+    """The card's per-item flags."""
+
+    unsolved_core: bool
+    recitable: bool
+
+
+FRAME_COLUMNS = (
+    "item_id",
+    "public_id",
+    "model",
+    "condition",
+    "f1",
+    "precision",
+    "recall",
+    "n_pred",
+    "n_key",
+    "predicted_names",
+    "key_names",
+    "subject",
+    "tier",
+    "unsolved_core",
+    "recitable",
+    "parse_ok",
+    "status",
+    "origin",
+    "response_id",
+    "score",
+)
+
+
+def key_names(entries: Iterable[KeyEntry]) -> tuple[str, ...]:
+    """The names of an answer key, in order (marker-only entries have no name)."""
+    return tuple(e.name for e in entries if e.name)
+
+
+def project_lexicon(project: Project, item_id: str | None = None) -> Lexicon:
+    """The lexicon that scores ``item_id``: global rows plus that item's additions."""
+    base = _lexicon(tuple(project.lexicon.rows()))
+    item_rows = () if item_id is None else tuple(project.lexicon.rows(item_id))
+    return _layered(base, item_rows) if item_rows else base
+
+
+def load_results(project: Project, item_ids: Iterable[str] | None = None) -> list[ScoredCell]:
+    """Every cell with a response, scored; optionally only for ``item_ids``.
+
+    Flags are computed per item from all of that item's answered cells.
+    """
+    wanted = None if item_ids is None else set(item_ids)
+    items = {i.id: i for i in project.items.list() if wanted is None or i.id in wanted}
+    keys = project.items.keys()
+    names = {i: key_names(keys.get(i, ())) for i in items}
+    base = _lexicon(tuple(project.lexicon.rows()))
+    additions = project.lexicon.item_rows()
+    lexicons = {i: _layered(base, tuple(additions[i])) if i in additions else base for i in items}
+    public = stored_public_ids(project)
+    scored: list[tuple[_Answer, Item, NameScore]] = []
+    for a in _latest_answers(project, items.keys()):
+        score = _score(a.predicted_names, names[a.item_id], lexicons[a.item_id])
+        scored.append((a, items[a.item_id], score))
+    flags = item_flags(
+        (a.item_id, a.condition, s.f1) for a, _, s in scored if a.status not in NO_ANSWER_STATUSES
+    )
+    unflagged = ItemFlags(unsolved_core=True, recitable=False)
+    cells = []
+    for a, item, s in scored:
+        f = flags.get(a.item_id, unflagged)
+        cells.append(
+            ScoredCell(
+                item_id=a.item_id,
+                public_id=public.get(a.item_id),
+                model=a.model,
+                condition=a.condition,
+                status=a.status,
+                origin=a.origin,
+                response_id=a.id,
+                parse_ok=a.parse_ok,
+                predicted_names=a.predicted_names,
+                key_names=names[a.item_id],
+                subject=item.subject,
+                tier=item.tier,
+                score=s,
+                unsolved_core=f.unsolved_core,
+                recitable=f.recitable,
+            )
+        )
+    return cells
+
+
+def item_flags(cells: Iterable[tuple[str, str, float]]) -> dict[str, ItemFlags]:
+    """Per-item flags from ``(item_id, condition, f1)`` of every answered cell.
+
+    The rule itself is :func:`labeler.analysis.item_flags` (one definition for
+    the GUI, the CLI report and the export). An item with no answered cell has
+    no entry: nobody solved it and nobody recited it.
+    """
+    import pandas as pd
+
+    from labeler.analysis import item_flags as frame_flags
+
+    frame = pd.DataFrame(list(cells), columns=["item_id", "condition", "f1"])
+    if frame.empty:
+        return {}
+    flags = frame_flags(frame)
+    return {
+        item_id: ItemFlags(unsolved_core=bool(unsolved), recitable=bool(recitable))
+        for item_id, unsolved, recitable in zip(
+            flags.index, flags["unsolved_core"], flags["recitable"], strict=True
+        )
+    }
+
+
+def results_frame(cells: Sequence[ScoredCell]) -> pd.DataFrame:
+    """The cells as a DataFrame with :data:`FRAME_COLUMNS` (``score`` holds the NameScore)."""
+    import pandas as pd
+
+    data = {column: [_frame_value(getattr(c, column)) for c in cells] for column in FRAME_COLUMNS}
+    return pd.DataFrame(data, columns=list(FRAME_COLUMNS))
+
+
+def _frame_value(value):
+    return list(value) if isinstance(value, tuple) else value
+
+
+@dataclass(frozen=True, slots=True)
+class _Answer:
+    """What the matrix needs from one response (responses never change once stored)."""
+
+    id: int
+    item_id: str
+    model: str
+    condition: str
+    status: str
+    origin: str
+    parse_ok: bool
+    predicted_names: tuple[str, ...]
+
+
+#: Per project (keyed by its private salt, unique per project ever created): response id -> answer.
+_ANSWERS: dict[str, dict[int, _Answer]] = {}
+MAX_STALE_ANSWERS = 10_000
+
+
+def _latest_answers(project: Project, item_ids: Iterable[str]) -> list[_Answer]:
+    """The latest answer of every cell of ``item_ids``, oldest response first.
+
+    Responses are append-only, so an answer read once is kept by id; one cheap
+    grouping query finds each cell's latest id, and only items with a response
+    not seen before are read through the store. That keeps reopening the review
+    matrix from re-reading and re-parsing thousands of stored answers.
+    """
+    wanted = set(item_ids)
+    token = project.get_meta("id_salt") or str(project.folder.resolve())
+    memo = _ANSWERS.setdefault(token, {})
+    latest = [
+        (row[0], row[1])
+        for row in project.db.execute(
+            "SELECT MAX(id), item_id FROM responses GROUP BY item_id, model, condition"
+        )
+        if row[1] in wanted
+    ]
+    stale = sorted({item for rid, item in latest if rid not in memo})
+    fresh: dict[str, list[_Answer]] = {}
+    for r in project.responses.latest(item_ids=stale) if stale else ():
+        memo[r.id] = answer = _Answer(
+            r.id,
+            r.item_id,
+            r.model,
+            r.condition,
+            r.status,
+            r.origin,
+            r.parse_ok,
+            tuple(r.predicted_names),
+        )
+        fresh.setdefault(r.item_id, []).append(answer)
+    # a response that arrived between the two queries: the store's read wins for its item
+    out = [memo[rid] for rid, item in latest if item not in fresh]
+    out += [a for answers in fresh.values() for a in answers]
+    if len(memo) > 2 * len(latest) + MAX_STALE_ANSWERS:  # superseded answers pile up
+        keep = {rid for rid, _ in latest}
+        _ANSWERS[token] = {rid: a for rid, a in memo.items() if rid in keep}
+    return sorted(out, key=lambda a: a.id)
+
+
+def _score(predicted: tuple[str, ...], names: tuple[str, ...], lexicon: Lexicon) -> NameScore:
+    """Scores memoised per lexicon object: reopening the matrix rescores only what changed.
+
+    A lexicon edit gives a new lexicon object (its rows changed), so stale scores
+    are never reused; the returned NameScore is shared and must not be mutated.
+    """
+    memo = _SCORES.get(lexicon)
+    if memo is None:
+        memo = _SCORES[lexicon] = {}
+    found = memo.get((predicted, names))
+    if found is None:
+        if len(memo) > MAX_MEMO:
+            memo.clear()
+        found = memo[(predicted, names)] = score_names(predicted, names, lexicon)
+    return found
+
+
+_SCORES: weakref.WeakKeyDictionary[Lexicon, dict[tuple, NameScore]] = weakref.WeakKeyDictionary()
+MAX_MEMO = 200_000
+
+
+@functools.lru_cache(maxsize=8)
+def _lexicon(global_rows: tuple) -> Lexicon:
+    """The global lexicon, keyed by its rows: unchanged rows reuse one object and its memos."""
+    return Lexicon.from_rows(global_rows)
+
+
+@functools.lru_cache(maxsize=1024)
+def _layered(base: Lexicon, item_rows: tuple) -> Lexicon:
+    """An item's lexicon, keyed by the base object (hashed by identity) and its own rows."""
+    return base.with_rows(item_rows)
