@@ -121,3 +121,24 @@ def test_anchors_land_on_the_line_ends(name):
         anchor = anchors[text]
         assert anchor is not None, text
         assert np.hypot(anchor[0] - x, anchor[1] - y) <= 6, (text, anchor)
+
+
+def test_a_multi_line_label_as_one_box():
+    """Label grouping hands over one box per label; its leader is still found."""
+    _, rgb, boxes, _ = _load("openstax-ap2e-2409_Tooth.jpg")
+    lines = ("Pulp cavity", "(contains", "blood vessels", "and nerves)")
+    members = [b.bbox for b in boxes if b.text in lines]
+    assert len(members) == len(lines)
+    group = (
+        min(b[0] for b in members),
+        min(b[1] for b in members),
+        max(b[2] for b in members),
+        max(b[3] for b in members),
+    )
+    others = [b.bbox for b in boxes if b.text not in lines]
+    anchor = find_raster_anchors(rgb, [group, *others])[0]
+    assert anchor is not None
+    assert np.hypot(anchor[0] - 716, anchor[1] - 393) <= 6
+    erased = erase_raster_labels(rgb, [group])
+    x0, y0, x1, y1 = group
+    assert read_text(np.ascontiguousarray(erased[y0:y1, x0:x1])) == []
