@@ -86,6 +86,12 @@ def _anchor_for(
     line_mask: Callable[[Point, Point], np.ndarray],
     outside: np.ndarray,
 ) -> tuple[float, float] | None:
+    """The end of this box's leader: candidates are filtered, followed, then ranked.
+
+    Leaders in textbook figures stop short of their text by up to about half a
+    line height (more for a box holding a whole multi-line label), so a piece may
+    start up to 0.7 box heights away, but never further than half its own length.
+    """
     height = box[3] - box[1]
     tolerance = max(6.0, 0.7 * height)
     found: list[tuple[float, float, Point]] = []  # (gap, reach, end)
