@@ -60,7 +60,9 @@ def erase_figure(
     if dpi <= 0 or dpi > 1200:
         raise DocumentError(f"dpi must be between 1 and 1200, not {dpi}")
     if not 1 <= page <= doc.page_count:
-        raise DocumentError(f"page {page} does not exist; the document has pages 1-{doc.page_count}")
+        raise DocumentError(
+            f"page {page} does not exist; the document has pages 1-{doc.page_count}"
+        )
     source = doc[page - 1]
     area = _clip_rect(source, clip)
     figure = Figure(

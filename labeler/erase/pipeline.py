@@ -18,11 +18,13 @@ import pymupdf
 
 from labeler.erase.outlines import erase_outlines, glyph_lines
 from labeler.erase.raster_path import (
+    Hit,
     PixelBox,
     Raster,
+    hits_in,
+    name_outline_lines,
     ocr_fragments,
-    read_outline_text,
-    read_region,
+    read_all,
 )
 from labeler.erase.result import EraseResult, HarvestedLabel
 from labeler.erase.vector_text import erase_vector_text
@@ -60,11 +62,18 @@ class Figure:
     kept: list[str] = field(default_factory=list)
     answer: pymupdf.Pixmap | None = None
     raster: Raster | None = None
+    hits: list[Hit] | None = None
 
     def _raster(self) -> Raster:
         if self.raster is None:
             self.raster = Raster.from_pixmap(self.answer, self.dpi)
         return self.raster
+
+    def _hits(self) -> list[Hit]:
+        """OCR of the original clip render, done at most once and only when needed."""
+        if self.hits is None:
+            self.hits = read_all(self._raster())
+        return self.hits
 
     def harvest(self, keep: Sequence[Box], extra: Sequence[Box], removed: Sequence[Box]) -> None:
         """Find every label in the clip and decide what is erased, kept or keyed."""
@@ -72,19 +81,20 @@ class Figure:
         clip = tuple(self.area)
         leaders = LeaderIndex(self.drawings)
         fragments = fragments_from_spans([s for s in self.spans if s.plausible])
-        for line in glyph_lines(self.drawings, clip):
-            line.text = read_outline_text(self._raster(), line)
-            if line.text:
-                fragments.append(line)
+        outline = glyph_lines(self.drawings, clip)
+        if outline:
+            fragments += name_outline_lines(self._raster(), self._hits(), outline)
         regions = list(self.images) + [s.bbox for s in self.spans if not s.plausible]
         if regions:
-            taken = [f.bbox for f in fragments]
             raster = self._raster()
-            fragments += [
-                f
-                for f in ocr_fragments(raster, [raster.to_pixels(r) for r in regions])
-                if _center_in(f.bbox, taken) is None
+            taken = [raster.to_pixels(f.bbox) for f in fragments]
+            pixels = [raster.to_pixels(r) for r in regions]
+            hits = [
+                h
+                for h in self._hits()
+                if any(_center_in(h[1], [p]) for p in pixels) and _center_in(h[1], taken) is None
             ]
+            fragments += ocr_fragments(raster, hits)
         loose = []
         forced: dict[Box, list[Fragment]] = {box: [] for box in extra}
         for fragment in fragments:
@@ -107,7 +117,7 @@ class Figure:
         """A curator's box over text we did not find: OCR it and erase it as raster."""
         raster = self._raster()
         pixels = raster.to_pixels(box)
-        text = " ".join(t for t, _ in sorted(read_region(raster, pixels), key=lambda h: h[1][1]))
+        text = " ".join(t for t, _ in hits_in(self._hits(), pixels))
         return [Fragment(text=text, bbox=box, size=box[3] - box[1], kind="ocr", parts=[pixels])]
 
     @staticmethod
@@ -190,7 +200,12 @@ class Figure:
 
 
 def _grow(box: PixelBox, pad: int, shape: tuple[int, ...]) -> PixelBox:
-    return (max(box[0] - pad, 0), max(box[1] - pad, 0), min(box[2] + pad, shape[1]), min(box[3] + pad, shape[0]))
+    return (
+        max(box[0] - pad, 0),
+        max(box[1] - pad, 0),
+        min(box[2] + pad, shape[1]),
+        min(box[3] + pad, shape[0]),
+    )
 
 
 def _erase_pixels(rgb: np.ndarray, boxes: Sequence[PixelBox]) -> np.ndarray:

@@ -42,4 +42,6 @@ class EraseResult:
     method: str
     clip: Box
     dpi: int
-    kept: list[str] = field(default_factory=list)  # text left on the image (captions, markers, keep)
+    kept: list[str] = field(
+        default_factory=list
+    )  # text left on the image (captions, markers, keep)

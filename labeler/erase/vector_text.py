@@ -27,7 +27,7 @@ def _mid(char: Char) -> tuple[float, float]:
 
 def redaction_rects(span: TextSpan, chars: Sequence[Char]) -> list[pymupdf.Rect]:
     """Thin rects that touch exactly ``chars`` of ``span`` and nothing on other lines."""
-    glyphs = [c for c in chars if c.c.strip()]
+    glyphs = list(chars)
     if not glyphs:
         return []
     half = max(BAND * span.size, 0.2) / 2

@@ -76,14 +76,21 @@ def fragments_from_spans(spans: Sequence[TextSpan]) -> list[Fragment]:
 
 def _along(box: Box, direction: Point) -> tuple[float, float]:
     x0, y0, x1, y1 = box
-    values = [x * direction[0] + y * direction[1] for x, y in ((x0, y0), (x1, y0), (x0, y1), (x1, y1))]
+    values = [
+        x * direction[0] + y * direction[1] for x, y in ((x0, y0), (x1, y0), (x0, y1), (x1, y1))
+    ]
     return min(values), max(values)
 
 
 def _piece(chars: list, span: TextSpan) -> Fragment:
     first = span.chars.index(chars[0])
     last = span.chars.index(chars[-1])
-    kept = span.chars[first : last + 1]  # keep inner spaces for the text
+    # Take the spaces around the piece along, so no stray blank is left behind.
+    while first > 0 and not span.chars[first - 1].c.strip():
+        first -= 1
+    while last + 1 < len(span.chars) and not span.chars[last + 1].c.strip():
+        last += 1
+    kept = span.chars[first : last + 1]
     return Fragment(
         text="".join(c.c for c in kept).strip(),
         bbox=_union([c.bbox for c in chars]),

@@ -89,7 +89,9 @@ def _continues(group: LabelGroup, line: Fragment, leader: Leader | None) -> bool
     return not (group.leader and leader and group.leader.ident != leader.ident)
 
 
-def group_labels(fragments: Sequence[Fragment], leaders: LeaderIndex | None = None) -> list[LabelGroup]:
+def group_labels(
+    fragments: Sequence[Fragment], leaders: LeaderIndex | None = None
+) -> list[LabelGroup]:
     """Label groups in reading order (top to bottom, left to right)."""
     ordered = sorted(fragments, key=lambda f: (f.bbox[1], f.bbox[0]))
     groups: list[LabelGroup] = []
