@@ -133,7 +133,8 @@ def erase_outlines(page: pymupdf.Page, line_boxes: Iterable[Box]) -> int:
     for box in line_boxes:
         # Grown by a point: MuPDF tests coverage against the path's control points,
         # which can poke out of the drawn outline (bowls of "a", "e").
-        page.add_redact_annot(pymupdf.Rect(box) + (-1, -1, 1, 1), fill=False, cross_out=False)
+        rect = pymupdf.Rect(box[0] - 1, box[1] - 1, box[2] + 1, box[3] + 1)
+        page.add_redact_annot(rect, fill=False, cross_out=False)
         count += 1
     if count:
         page.apply_redactions(

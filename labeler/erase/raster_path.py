@@ -70,7 +70,7 @@ def read_all(raster: Raster) -> list[Hit]:
     for hit in read_text(np.ascontiguousarray(raster.rgb)):
         text = " ".join(str(hit.text).split())
         if text:
-            found.append((text, tuple(int(round(v)) for v in hit.bbox)))
+            found.append((text, tuple(round(float(v)) for v in hit.bbox)))
     return found
 
 
