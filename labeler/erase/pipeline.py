@@ -104,14 +104,15 @@ class Figure:
                 forced[box].append(fragment)
             else:
                 loose.append(fragment)
-        groups = group_labels(loose, leaders)
-        for box, lines in forced.items():
-            groups.append(self._forced_group(box, lines or self._read_box(box), leaders))
-        for group in groups:
+        for group in group_labels(loose, leaders):
             if group.excluded or _center_in(group.bbox, removed):
                 self.kept.append(group.text)
             else:
                 self.groups.append(group)
+        # the curator's own boxes are labels whatever the heuristics say
+        for box, lines in forced.items():
+            self.groups.append(self._forced_group(box, lines or self._read_box(box), leaders))
+        self.groups.sort(key=lambda g: (g.bbox[1], g.bbox[0]))
 
     def _read_box(self, box: Box) -> list[Fragment]:
         """A curator's box over text we did not find: OCR it and erase it as raster."""
