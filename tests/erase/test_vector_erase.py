@@ -5,8 +5,20 @@ from __future__ import annotations
 import numpy as np
 import pymupdf
 import pytest
-from erase_fixtures import CAPTION, CLIP, DPI, LABELS, MARKER_LABELS, build, decode, grow, ink
-from erase_fixtures import leader_survival, leftover_label_ink, render
+from erase_fixtures import (
+    CAPTION,
+    CLIP,
+    DPI,
+    LABELS,
+    MARKER_LABELS,
+    build,
+    decode,
+    grow,
+    ink,
+    leader_survival,
+    leftover_label_ink,
+    render,
+)
 
 from labeler.erase import erase_figure
 from labeler.erase.vector_text import erase_vector_text
