@@ -51,7 +51,7 @@ def test_outline_leaders_are_anchored(outlined):
 
 
 def test_no_glyph_paths_remain_and_lines_survive(outlined):
-    doc, result = outlined
+    _, result = outlined
     question_pdf = pymupdf.open("pdf", result.question_pdf)
     assert question_pdf[0].get_text().strip() == ""
     question = decode(result.question_png)
