@@ -15,7 +15,8 @@ from collections.abc import Iterable, Sequence
 import pymupdf
 
 from labeler.harvest.fragments import Fragment
-from labeler.pdf.content import Box, Drawing
+from labeler.pdf.content import Drawing
+from labeler.pdf.geometry import Box, center_in, grown, merge_overlapping, union
 
 MIN_GLYPH = 2.0  # points: smaller fills are dots and specks
 MAX_GLYPH = 60.0  # points: larger fills are drawing, not lettering
@@ -69,7 +70,7 @@ def _joins(line: list[Box], glyph: Box) -> bool:
 
 def glyph_lines(drawings: Iterable[Drawing], clip: Box) -> list[Fragment]:
     """Cluster glyph paths inside ``clip`` into line fragments (text still unread)."""
-    inside = [d for d in drawings if _center_in(d.rect, clip)]
+    inside = [d for d in drawings if center_in(d.rect, clip)]
     glyphs = [d.rect for d in inside if is_glyph(d)]
     lines: list[list[Box]] = []
     for glyph in sorted(glyphs, key=lambda b: b[0]):
@@ -82,26 +83,12 @@ def glyph_lines(drawings: Iterable[Drawing], clip: Box) -> list[Fragment]:
     lines = _plausible(lines)
     for speck in (d.rect for d in inside if _speck(d)):
         for line in lines:
-            x0, y0, x1, y1 = _union(line)
+            x0, y0, x1, y1 = union(line)
             reach = 0.6 * (y1 - y0)  # a trailing hyphen or full stop sits past the last glyph
-            if _center_in(speck, (x0 - reach, y0, x1 + reach, y1)):
+            if center_in(speck, (x0 - reach, y0, x1 + reach, y1)):
                 line.append(speck)
                 break
     return [_fragment(line) for line in lines]
-
-
-def _center_in(box: Box, area: Box) -> bool:
-    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    return area[0] <= cx <= area[2] and area[1] <= cy <= area[3]
-
-
-def _union(boxes: Sequence[Box]) -> Box:
-    return (
-        min(b[0] for b in boxes),
-        min(b[1] for b in boxes),
-        max(b[2] for b in boxes),
-        max(b[3] for b in boxes),
-    )
 
 
 def _plausible(lines: list[list[Box]]) -> list[list[Box]]:
@@ -119,32 +106,9 @@ def _plausible(lines: list[list[Box]]) -> list[list[Box]]:
 
 
 def _fragment(line: list[Box]) -> Fragment:
-    box = _union(line)
+    box = union(line)
     size = (box[3] - box[1]) / CAP_RATIO
     return Fragment(text="", bbox=box, size=size, kind="outline", parts=[box])
-
-
-def merge_overlapping(boxes: Iterable[Box]) -> list[Box]:
-    """Replace every group of overlapping boxes by their union."""
-    merged: list[Box] = []
-    for box in boxes:
-        current = box
-        changed = True
-        while changed:
-            changed = False
-            for other in merged:
-                if (
-                    other[0] <= current[2]
-                    and current[0] <= other[2]
-                    and other[1] <= current[3]
-                    and current[1] <= other[3]
-                ):
-                    merged.remove(other)
-                    current = _union([current, other])
-                    changed = True
-                    break
-        merged.append(current)
-    return merged
 
 
 def erase_outlines(page: pymupdf.Page, line_boxes: Iterable[Box]) -> int:
@@ -156,8 +120,7 @@ def erase_outlines(page: pymupdf.Page, line_boxes: Iterable[Box]) -> int:
     per line, grown by a point (coverage is tested against the path's control
     points, which poke out of bowls like "a"), and overlapping ones are merged.
     """
-    grown = [(b[0] - 1, b[1] - 1, b[2] + 1, b[3] + 1) for b in line_boxes]
-    rects = merge_overlapping(grown)
+    rects = merge_overlapping(grown(b, 1.0) for b in line_boxes)
     for rect in rects:
         page.add_redact_annot(pymupdf.Rect(rect), fill=False, cross_out=False)
     if rects:

@@ -30,15 +30,11 @@ from labeler.erase.result import EraseResult, HarvestedLabel
 from labeler.erase.vector_text import erase_vector_text
 from labeler.harvest import Fragment, LabelGroup, LeaderIndex, fragments_from_spans, group_labels
 from labeler.harvest.group import join_lines
-from labeler.pdf.content import Box, Drawing, TextSpan
+from labeler.pdf.content import Drawing, TextSpan
 from labeler.pdf.document import render_pixmap
+from labeler.pdf.geometry import Box, first_containing
 
 METHOD_NAMES = {"vector": "vector-text", "outline": "outline", "ocr": "ocr"}
-
-
-def _center_in(box: Box, areas: Sequence[Box]) -> Box | None:
-    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    return next((a for a in areas if a[0] <= cx <= a[2] and a[1] <= cy <= a[3]), None)
 
 
 def _png(rgb: np.ndarray) -> bytes:
@@ -92,20 +88,20 @@ class Figure:
             hits = [
                 h
                 for h in self._hits()
-                if any(_center_in(h[1], [p]) for p in pixels) and _center_in(h[1], taken) is None
+                if first_containing(h[1], pixels) and first_containing(h[1], taken) is None
             ]
             fragments += ocr_fragments(raster, hits)
         loose = []
         forced: dict[Box, list[Fragment]] = {box: [] for box in extra}
         for fragment in fragments:
-            if _center_in(fragment.bbox, keep):
+            if first_containing(fragment.bbox, keep):
                 self.kept.append(fragment.text)
-            elif (box := _center_in(fragment.bbox, extra)) is not None:
+            elif (box := first_containing(fragment.bbox, extra)) is not None:
                 forced[box].append(fragment)
             else:
                 loose.append(fragment)
         for group in group_labels(loose, leaders):
-            if group.excluded or _center_in(group.bbox, removed):
+            if group.excluded or first_containing(group.bbox, removed):
                 self.kept.append(group.text)
             else:
                 self.groups.append(group)

@@ -14,7 +14,7 @@ import numpy as np
 import pymupdf
 
 from labeler.harvest.fragments import Fragment, merge_on_lines
-from labeler.pdf.content import Box
+from labeler.pdf.geometry import Box, center_in
 
 PixelBox = tuple[int, int, int, int]
 
@@ -74,14 +74,9 @@ def read_all(raster: Raster) -> list[Hit]:
     return found
 
 
-def _center_in(box: Sequence[float], area: Sequence[float]) -> bool:
-    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    return area[0] <= cx <= area[2] and area[1] <= cy <= area[3]
-
-
 def hits_in(hits: Sequence[Hit], box: PixelBox) -> list[Hit]:
     """The hits whose centre lies in ``box``, in reading order."""
-    return sorted((h for h in hits if _center_in(h[1], box)), key=lambda h: (h[1][1], h[1][0]))
+    return sorted((h for h in hits if center_in(h[1], box)), key=lambda h: (h[1][1], h[1][0]))
 
 
 def ocr_fragments(raster: Raster, hits: Sequence[Hit]) -> list[Fragment]:

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from labeler.harvest.fragments import distance_to_box
-from labeler.pdf.content import Box, Drawing, Point
+from labeler.pdf.content import Drawing
+from labeler.pdf.geometry import Box, Point, distance_to_box
 
 MAX_LEADER_WIDTH = 4.0
 MAX_LEADER_ITEMS = 8

@@ -13,8 +13,7 @@ from dataclasses import dataclass
 
 import pymupdf
 
-Box = tuple[float, float, float, float]
-Point = tuple[float, float]
+from labeler.pdf.geometry import Box, Point, center_in
 
 # rawdict without embedded image bytes: images are listed separately and cheaply.
 TEXT_FLAGS = pymupdf.TEXTFLAGS_RAWDICT & ~pymupdf.TEXT_PRESERVE_IMAGES
@@ -79,15 +78,6 @@ class Drawing:
     seqno: int
 
 
-def _center(box: Box) -> Point:
-    return ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-
-
-def inside(point: Point, box: Box) -> bool:
-    """True when ``point`` lies in ``box`` (edges included)."""
-    return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
-
-
 def text_spans(page: pymupdf.Page, clip: Box | None = None) -> list[TextSpan]:
     """Text spans whose characters' centres lie inside ``clip`` (whole page if None).
 
@@ -104,7 +94,7 @@ def text_spans(page: pymupdf.Page, clip: Box | None = None) -> list[TextSpan]:
                 chars = tuple(
                     Char(ch["c"], tuple(ch["bbox"]), tuple(ch["origin"]))
                     for ch in span["chars"]
-                    if inside(_center(ch["bbox"]), area)
+                    if center_in(ch["bbox"], area)
                 )
                 if not chars or not "".join(ch.c for ch in chars).strip():
                     continue
