@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-import cv2
 import numpy as np
 import pymupdf
 
@@ -26,22 +25,15 @@ from labeler.erase.raster_path import (
     ocr_fragments,
     read_all,
 )
-from labeler.erase.result import EraseResult, HarvestedLabel
+from labeler.erase.result import EraseResult, HarvestedLabel, Image
 from labeler.erase.vector_text import erase_vector_text
 from labeler.harvest import Fragment, LabelGroup, LeaderIndex, fragments_from_spans, group_labels
 from labeler.harvest.group import join_lines
 from labeler.pdf.content import Drawing, TextSpan
 from labeler.pdf.document import render_pixmap
-from labeler.pdf.geometry import Box, first_containing
+from labeler.pdf.geometry import Box, first_containing, grown, merge_overlapping
 
 METHOD_NAMES = {"vector": "vector-text", "outline": "outline", "ocr": "ocr"}
-
-
-def _png(rgb: np.ndarray) -> bytes:
-    ok, data = cv2.imencode(".png", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))
-    if not ok:
-        raise RuntimeError("PNG encoding failed")
-    return data.tobytes()
 
 
 @dataclass
@@ -138,18 +130,15 @@ class Figure:
                 parts[line.kind].extend(line.parts)
         erase_vector_text(wpage, parts["vector"])
         erase_outlines(wpage, parts["outline"])
-        question = render_pixmap(wpage, self.dpi, self.area)
+        # redaction changes nothing outside the erased lines' boxes (+1 pt for outlines)
+        changed = [grown(line.bbox, 1.5) for g in erased for line in g.lines if line.kind != "ocr"]
+        rgb = self._render_question(wpage, changed)
         anchors = self._raster_anchors([g for g in erased if g.kind == "ocr"])
-        question_pdf = pymupdf.open()
-        qpage = question_pdf.new_page(width=self.area.width, height=self.area.height)
-        qpage.show_pdf_page(qpage.rect, work, 0, clip=self.area)
+        # The question PDF is the erased page cropped to the clip: still all vector.
+        wpage.set_cropbox(self.area)
         if parts["ocr"]:
-            qraster = Raster.from_pixmap(question, self.dpi)
-            rgb = _erase_pixels(qraster.rgb, parts["ocr"])
-            question_png = _png(rgb)
-            self._patch_pdf(qpage, qraster, rgb, parts["ocr"])
-        else:
-            question_png = question.tobytes("png")
+            rgb = _erase_pixels(rgb, parts["ocr"])
+            self._patch_pdf(wpage, rgb, parts["ocr"])
         labels = [
             HarvestedLabel(
                 text="" if g.marker else g.text,
@@ -162,15 +151,39 @@ class Figure:
         ]
         kinds = [k for k in ("vector", "outline", "ocr") if parts[k]]
         return EraseResult(
-            question_png=question_png,
-            answer_png=self.answer.tobytes("png"),
-            question_pdf=question_pdf.tobytes(garbage=1, deflate=True),
+            question=Image(rgb),
+            answer=Image(self.answer),
+            question_pdf=work.tobytes(garbage=1, deflate=True),
             labels=labels,
             method="+".join(METHOD_NAMES[k] for k in kinds) or "none",
             clip=tuple(self.area),
             dpi=self.dpi,
             kept=[t for t in self.kept if t],
         )
+
+    def _render_question(self, wpage: pymupdf.Page, changed: Sequence[Box]) -> np.ndarray:
+        """The erased clip's pixels: the answer render with the changed regions re-rendered.
+
+        Redaction only alters pixels inside the erased labels' boxes, and both
+        renders share one device pixel grid (same zoom), so re-rendering just
+        those regions gives exactly the full render at a fraction of its cost.
+        """
+        rgb = self._raster().rgb.copy()
+        regions = [pymupdf.Rect(r) & self.area for r in merge_overlapping(changed)]
+        regions = [r for r in regions if not r.is_empty]
+        if sum(r.width * r.height for r in regions) > 0.5 * self.area.width * self.area.height:
+            regions = [self.area]
+        ox, oy = self.answer.x, self.answer.y
+        raster = self._raster()
+        for region in regions:
+            # Render a margin around the region and keep only its inside: MuPDF's
+            # anti-aliasing of strokes differs slightly right at a clip edge.
+            pix = render_pixmap(wpage, self.dpi, (pymupdf.Rect(grown(region, 3)) & self.area))
+            patch = Raster.from_pixmap(pix, self.dpi).rgb
+            x0, y0, x1, y1 = raster.to_pixels(tuple(region))
+            px, py = x0 + ox - pix.x, y0 + oy - pix.y
+            rgb[y0:y1, x0:x1] = patch[py : py + y1 - y0, px : px + x1 - x0]
+        return rgb
 
     def _raster_anchors(self, groups: list[LabelGroup]) -> dict[int, tuple[float, float]]:
         """Leader anchors of OCR labels, found in the original render's line pixels."""
@@ -183,17 +196,16 @@ class Figure:
         found = find_raster_anchors(raster.rgb, boxes)
         return {id(g): raster.point(p) for g, p in zip(groups, found, strict=True) if p is not None}
 
-    def _patch_pdf(
-        self, qpage: pymupdf.Page, raster: Raster, rgb: np.ndarray, boxes: Sequence[PixelBox]
-    ) -> None:
-        """Lay the erased pixels of each raster label over the vector question page."""
+    def _patch_pdf(self, wpage: pymupdf.Page, rgb: np.ndarray, boxes: Sequence[PixelBox]) -> None:
+        """Lay the erased pixels of each raster label over the (cropped) question page."""
+        raster = self._raster()
         for box in boxes:
             x0, y0, x1, y1 = _grow(box, 3, rgb.shape)
             if x1 <= x0 or y1 <= y0:
                 continue
             pts = raster.to_points((x0, y0, x1, y1))
             rect = pymupdf.Rect(pts) - (self.area.x0, self.area.y0, self.area.x0, self.area.y0)
-            qpage.insert_image(rect, stream=_png(np.ascontiguousarray(rgb[y0:y1, x0:x1])))
+            wpage.insert_image(rect, stream=Image(np.ascontiguousarray(rgb[y0:y1, x0:x1])).png)
 
 
 def _grow(box: PixelBox, pad: int, shape: tuple[int, ...]) -> PixelBox:

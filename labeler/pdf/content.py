@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import pymupdf
 
-from labeler.pdf.geometry import Box, Point, center_in
+from labeler.pdf.geometry import Box, Point, center_in, grown, overlaps, union
 
 # rawdict without embedded image bytes: images are listed separately and cheaply.
 TEXT_FLAGS = pymupdf.TEXTFLAGS_RAWDICT & ~pymupdf.TEXT_PRESERVE_IMAGES
@@ -85,7 +85,8 @@ def text_spans(page: pymupdf.Page, clip: Box | None = None) -> list[TextSpan]:
     outside the clip is never reported (and so never erased).
     """
     area = tuple(clip) if clip is not None else tuple(page.rect)
-    raw = page.get_text("rawdict", flags=TEXT_FLAGS)
+    # MuPDF's clip keeps glyphs touching it; the centre rule below decides exactly.
+    raw = page.get_text("rawdict", flags=TEXT_FLAGS, clip=grown(area, 2))
     spans: list[TextSpan] = []
     for block in raw["blocks"]:
         for line in block.get("lines", ()):
@@ -98,13 +99,10 @@ def text_spans(page: pymupdf.Page, clip: Box | None = None) -> list[TextSpan]:
                 )
                 if not chars or not "".join(ch.c for ch in chars).strip():
                     continue
-                box = pymupdf.Rect()
-                for ch in chars:
-                    box |= ch.bbox
                 spans.append(
                     TextSpan(
                         text="".join(ch.c for ch in chars),
-                        bbox=tuple(box),
+                        bbox=union(ch.bbox for ch in chars),
                         size=float(span["size"]),
                         direction=direction,
                         font=span["font"],
@@ -127,17 +125,21 @@ def image_boxes(page: pymupdf.Page, clip: Box | None = None) -> list[Box]:
 
 
 def drawings(page: pymupdf.Page, clip: Box | None = None) -> list[Drawing]:
-    """Vector paths whose box meets ``clip`` (whole page if None)."""
-    area = pymupdf.Rect(clip) if clip is not None else page.rect
+    """Vector paths whose box meets ``clip`` (whole page if None).
+
+    Uses ``get_cdrawings`` (plain tuples, no Rect/Point objects): several times
+    faster than ``get_drawings`` on busy pages.
+    """
+    area = tuple(clip) if clip is not None else tuple(page.rect)
     found = []
-    for d in page.get_drawings():
-        rect = pymupdf.Rect(d["rect"])
-        if not rect.intersects(area) and not (rect.is_empty and area.contains(rect.tl)):
+    for d in page.get_cdrawings():
+        rect = tuple(d["rect"])
+        if not overlaps(rect, area):
             continue
         kind = d["type"]
         found.append(
             Drawing(
-                rect=tuple(rect),
+                rect=rect,
                 filled="f" in kind,
                 stroked="s" in kind,
                 fill=d.get("fill"),

@@ -134,6 +134,19 @@ def grow(mask: np.ndarray, pixels: int) -> np.ndarray:
     return cv2.dilate(mask.astype(np.uint8), kernel).astype(bool)
 
 
+def outside_boxes(shape, boxes, clip=CLIP, dpi: int = DPI, margin: float = 2.0) -> np.ndarray:
+    """Mask of pixels farther than ``margin`` points from every box (page points)."""
+    mask = np.ones(shape[:2], bool)
+    zoom = dpi / 72
+    for x0, y0, x1, y1 in boxes:
+        c0 = max(int((x0 - margin - clip[0]) * zoom), 0)
+        r0 = max(int((y0 - margin - clip[1]) * zoom), 0)
+        c1 = int(np.ceil((x1 + margin - clip[0]) * zoom))
+        r1 = int(np.ceil((y1 + margin - clip[1]) * zoom))
+        mask[r0:r1, c0:c1] = False
+    return mask
+
+
 def leader_survival(question: np.ndarray, leaders_only: np.ndarray) -> float:
     """Share of leader-line pixels (dark in the leaders-only render) still dark in the question."""
     line = ink(leaders_only, 128)

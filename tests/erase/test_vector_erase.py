@@ -13,10 +13,10 @@ from erase_fixtures import (
     MARKER_LABELS,
     build,
     decode,
-    grow,
     ink,
     leader_survival,
     leftover_label_ink,
+    outside_boxes,
     render,
 )
 
@@ -110,12 +110,14 @@ def test_drawing_outside_label_boxes_is_unchanged(figure):
     _, result = figure
     question = decode(result.question_png)
     answer = decode(result.answer_png)
-    labels_only = render(build(art=False, leaders=False))
-    label_area = grow(ink(labels_only, 250), 2)
-    assert np.array_equal(question[~label_area], answer[~label_area])
-    # and inside the label boxes the question equals the figure printed without labels
+    outside = outside_boxes(question.shape, [label.bbox for label in result.labels])
+    assert outside.mean() > 0.8
+    assert np.array_equal(question[outside], answer[outside])
+    # and inside the label boxes the question equals the figure printed without labels, up
+    # to anti-aliasing of the lines crossing them (label regions are re-rendered with a clip)
     no_labels = render(build(text=False))
-    assert np.abs(question.astype(int) - no_labels.astype(int)).max() <= 2
+    diff = np.abs(question.astype(int) - no_labels.astype(int)).max(axis=2)
+    assert (diff > 32).sum() == 0
 
 
 def test_answer_is_the_original_clip_on_white(figure):
