@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 
 import pymupdf
 
+from labeler.erase import redact
 from labeler.harvest.fragments import Fragment
 from labeler.pdf.content import Drawing
 from labeler.pdf.geometry import Box, center_in, grown, merge_overlapping, union
@@ -124,7 +125,8 @@ def erase_outlines(page: pymupdf.Page, line_boxes: Iterable[Box]) -> int:
     for rect in rects:
         page.add_redact_annot(pymupdf.Rect(rect), fill=False, cross_out=False)
     if rects:
-        page.apply_redactions(
+        redact.apply(
+            page,
             images=pymupdf.PDF_REDACT_IMAGE_NONE,
             graphics=pymupdf.PDF_REDACT_LINE_ART_REMOVE_IF_COVERED,
             text=pymupdf.PDF_REDACT_TEXT_NONE,

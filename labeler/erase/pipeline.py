@@ -153,7 +153,7 @@ class Figure:
         return EraseResult(
             question=Image(rgb),
             answer=Image(self.answer),
-            question_pdf=work.tobytes(garbage=1, deflate=True),
+            question_document=work,
             labels=labels,
             method="+".join(METHOD_NAMES[k] for k in kinds) or "none",
             clip=tuple(self.area),
@@ -175,10 +175,17 @@ class Figure:
             regions = [self.area]
         ox, oy = self.answer.x, self.answer.y
         raster = self._raster()
+        if not regions:
+            return rgb
+        display = wpage.get_displaylist()  # built once, rendered once per region
+        zoom = pymupdf.Matrix(self.dpi / 72, self.dpi / 72)
         for region in regions:
             # Render a margin around the region and keep only its inside: MuPDF's
             # anti-aliasing of strokes differs slightly right at a clip edge.
-            pix = render_pixmap(wpage, self.dpi, (pymupdf.Rect(grown(region, 3)) & self.area))
+            margin = pymupdf.Rect(grown(region, 3)) & self.area
+            pix = display.get_pixmap(
+                matrix=zoom, colorspace=pymupdf.csRGB, alpha=False, clip=margin
+            )
             patch = Raster.from_pixmap(pix, self.dpi).rgb
             x0, y0, x1, y1 = raster.to_pixels(tuple(region))
             px, py = x0 + ox - pix.x, y0 + oy - pix.y

@@ -26,11 +26,12 @@ class Raster:
     rgb: np.ndarray
     origin: tuple[int, int]  # pixmap x, y in zoomed page space
     zoom: float
+    pixmap: pymupdf.Pixmap | None = None  # owns the memory ``rgb`` views (no copy)
 
     @classmethod
     def from_pixmap(cls, pix: pymupdf.Pixmap, dpi: int) -> Raster:
-        rgb = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, pix.n)
-        return cls(rgb[:, :, :3], (pix.x, pix.y), dpi / 72.0)
+        rgb = np.frombuffer(pix.samples_mv, dtype=np.uint8).reshape(pix.height, pix.width, pix.n)
+        return cls(rgb[:, :, :3], (pix.x, pix.y), dpi / 72.0, pix)
 
     def to_points(self, box: Sequence[float]) -> Box:
         x0, y0, x1, y1 = box

@@ -69,18 +69,24 @@ class Image:
 class EraseResult:
     """The outcome of :func:`labeler.erase.erase_figure` for one clip.
 
-    ``question_png``/``answer_png`` are PNG bytes (encoded on first access);
+    ``question_png``/``answer_png``/``question_pdf`` are bytes, encoded on
+    first access (encoding costs more than erasing and rendering together);
     ``question``/``answer`` give the same images as pixels.
     """
 
     question: Image
     answer: Image
-    question_pdf: bytes
+    question_document: pymupdf.Document  # one page, cropped to the clip
     labels: list[HarvestedLabel]
     method: str
     clip: Box
     dpi: int
     kept: list[str] = field(default_factory=list)  # text left printed: captions, panels, keep
+
+    @cached_property
+    def question_pdf(self) -> bytes:
+        """The erased clip as a one-page vector PDF (serialised on first access)."""
+        return self.question_document.tobytes(garbage=1, deflate=True)
 
     @property
     def question_png(self) -> bytes:

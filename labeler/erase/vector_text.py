@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 
 import pymupdf
 
+from labeler.erase import redact
 from labeler.pdf.content import Char, TextSpan
 
 BAND = 0.1  # × font size: thickness of the redaction band through a line
@@ -54,7 +55,8 @@ def erase_vector_text(page: pymupdf.Page, parts: Iterable[tuple[TextSpan, Sequen
             page.add_redact_annot(rect, fill=False, cross_out=False)
             count += 1
     if count:
-        page.apply_redactions(
+        redact.apply(
+            page,
             images=pymupdf.PDF_REDACT_IMAGE_NONE,
             graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
             text=pymupdf.PDF_REDACT_TEXT_REMOVE,

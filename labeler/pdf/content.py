@@ -117,6 +117,8 @@ def image_boxes(page: pymupdf.Page, clip: Box | None = None) -> list[Box]:
     """Boxes (points) where raster images are shown, cut to ``clip``."""
     area = pymupdf.Rect(clip) if clip is not None else page.rect
     boxes = []
+    if not page.get_images(full=False):  # cheap resource listing: skip the layout pass
+        return boxes
     for info in page.get_image_info():
         box = pymupdf.Rect(info["bbox"]) & area
         if not box.is_empty:
