@@ -1,0 +1,275 @@
+"""Sources, items and answer keys."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import uuid
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from labeler.errors import LabelerError
+from labeler.store.assets import AssetStore
+from labeler.store.clock import now
+from labeler.store.database import transaction
+from labeler.store.records import PATTERNS, STATUSES, TIERS, Box, Item, KeyEntry, Source, dumps
+
+EDITABLE_FIELDS = {"subject", "tier", "pattern", "status", "notes"}
+
+
+class SourceTable:
+    """Documents figures were taken from (private provenance)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def add(self, path: str | Path, *, kind: str, page_count: int, title: str = "") -> Source:
+        """Record a document; the same bytes added twice are one source (path refreshed)."""
+        path = Path(path)
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        with transaction(self.db):
+            self.db.execute(
+                "INSERT INTO sources(path, sha256, kind, page_count, title, added_at) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(sha256) DO UPDATE SET path = excluded.path",
+                (str(path.resolve()), digest, kind, page_count, title, now()),
+            )
+        row = self.db.execute("SELECT * FROM sources WHERE sha256 = ?", (digest,)).fetchone()
+        return _source(row)
+
+    def get(self, source_id: int) -> Source:
+        """One source by id."""
+        row = self.db.execute("SELECT * FROM sources WHERE id = ?", (source_id,)).fetchone()
+        if row is None:
+            raise LabelerError(f"no source with id {source_id}")
+        return _source(row)
+
+    def all(self) -> list[Source]:
+        """Every source, oldest first."""
+        return [_source(r) for r in self.db.execute("SELECT * FROM sources ORDER BY id")]
+
+
+class ItemTable:
+    """Items, their images and their answer keys."""
+
+    def __init__(self, db: sqlite3.Connection, assets: AssetStore) -> None:
+        self.db = db
+        self.assets = assets
+
+    def add(
+        self,
+        *,
+        source_id: int | None = None,
+        page: int | None = None,
+        clip: Box | None = None,
+        subject: str = "",
+        tier: str = "extended",
+        pattern: str = "B",
+        status: str = "draft",
+        notes: str = "",
+        dpi: int = 200,
+        question_png: bytes | None = None,
+        answer_png: bytes | None = None,
+        question_pdf: bytes | None = None,
+        erase_method: str = "",
+        erase_edits: dict[str, Any] | None = None,
+        key: Sequence[KeyEntry] = (),
+        item_id: str | None = None,
+    ) -> Item:
+        """Create an item with its images and key in one transaction."""
+        _check_fields({"tier": tier, "pattern": pattern, "status": status})
+        item_id = item_id or f"it-{uuid.uuid4().hex[:12]}"
+        # Assets first: a crash leaves at most an unreferenced file, never a dangling row.
+        q, a, qp = (
+            self._put(question_png, "png"),
+            self._put(answer_png, "png"),
+            self._put(question_pdf, "pdf"),
+        )
+        stamp = now()
+        x0, y0, x1, y1 = clip if clip else (None, None, None, None)
+        with transaction(self.db):
+            self.db.execute(
+                "INSERT INTO items(id, source_id, page, clip_x0, clip_y0, clip_x1, clip_y1, "
+                "subject, tier, pattern, status, notes, dpi, question_asset, answer_asset, "
+                "question_pdf_asset, erase_method, erase_edits, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    item_id,
+                    source_id,
+                    page,
+                    x0,
+                    y0,
+                    x1,
+                    y1,
+                    subject,
+                    tier,
+                    pattern,
+                    status,
+                    notes,
+                    dpi,
+                    q,
+                    a,
+                    qp,
+                    erase_method,
+                    dumps(erase_edits or {}),
+                    stamp,
+                    stamp,
+                ),
+            )
+            self._write_key(item_id, key)
+        return self.get(item_id)
+
+    def get(self, item_id: str) -> Item:
+        """One item by internal id."""
+        row = self.db.execute("SELECT * FROM items WHERE id = ?", (item_id,)).fetchone()
+        if row is None:
+            raise LabelerError(f"no item with id {item_id!r}")
+        return _item(row)
+
+    def list(
+        self,
+        *,
+        status: str | None = None,
+        tier: str | None = None,
+        pattern: str | None = None,
+        search: str = "",
+    ) -> list[Item]:
+        """Items in creation order, optionally filtered."""
+        sql, args = "SELECT * FROM items WHERE 1 = 1", []
+        for column, value in (("status", status), ("tier", tier), ("pattern", pattern)):
+            if value:
+                sql += f" AND {column} = ?"
+                args.append(value)
+        if search:
+            sql += " AND (subject LIKE ? OR notes LIKE ? OR id LIKE ?)"
+            args += [f"%{search}%"] * 3
+        return [_item(r) for r in self.db.execute(sql + " ORDER BY created_at, id", args)]
+
+    def update(self, item_id: str, **fields: str) -> Item:
+        """Change editable fields (subject, tier, pattern, status, notes)."""
+        unknown = set(fields) - EDITABLE_FIELDS
+        if unknown:
+            raise LabelerError(f"cannot edit item field(s): {', '.join(sorted(unknown))}")
+        _check_fields(fields)
+        if fields:
+            sets = ", ".join(f"{k} = ?" for k in fields)
+            with transaction(self.db):
+                cur = self.db.execute(
+                    f"UPDATE items SET {sets}, updated_at = ? WHERE id = ?",
+                    (*fields.values(), now(), item_id),
+                )
+                if cur.rowcount == 0:
+                    raise LabelerError(f"no item with id {item_id!r}")
+        return self.get(item_id)
+
+    def set_images(
+        self,
+        item_id: str,
+        *,
+        question_png: bytes,
+        answer_png: bytes,
+        question_pdf: bytes | None,
+        erase_method: str,
+        erase_edits: dict[str, Any],
+    ) -> Item:
+        """Replace an item's rendered images after the curator re-erased it."""
+        q, a, qp = (
+            self._put(question_png, "png"),
+            self._put(answer_png, "png"),
+            self._put(question_pdf, "pdf"),
+        )
+        with transaction(self.db):
+            self.db.execute(
+                "UPDATE items SET question_asset = ?, answer_asset = ?, question_pdf_asset = ?, "
+                "erase_method = ?, erase_edits = ?, updated_at = ? WHERE id = ?",
+                (q, a, qp, erase_method, dumps(erase_edits), now(), item_id),
+            )
+        return self.get(item_id)
+
+    def delete(self, item_id: str) -> None:
+        """Remove an item with its key and responses."""
+        with transaction(self.db):
+            self.db.execute("DELETE FROM items WHERE id = ?", (item_id,))
+
+    def key(self, item_id: str) -> list[KeyEntry]:
+        """The item's answer key in order."""
+        rows = self.db.execute(
+            "SELECT * FROM key_entries WHERE item_id = ? ORDER BY position", (item_id,)
+        )
+        return [_key_entry(r) for r in rows]
+
+    def keys(self) -> dict[str, list[KeyEntry]]:
+        """Every item's key at once (one query; for analysis and the review matrix)."""
+        out: dict[str, list[KeyEntry]] = {}
+        for row in self.db.execute("SELECT * FROM key_entries ORDER BY item_id, position"):
+            out.setdefault(row["item_id"], []).append(_key_entry(row))
+        return out
+
+    def set_key(self, item_id: str, entries: Iterable[KeyEntry]) -> None:
+        """Replace the whole key atomically (simple, and trivially undoable)."""
+        self.get(item_id)
+        with transaction(self.db):
+            self.db.execute("DELETE FROM key_entries WHERE item_id = ?", (item_id,))
+            self._write_key(item_id, entries)
+            self.db.execute("UPDATE items SET updated_at = ? WHERE id = ?", (now(), item_id))
+
+    def _write_key(self, item_id: str, entries: Iterable[KeyEntry]) -> None:
+        for position, e in enumerate(entries):
+            if not e.name.strip() and not e.marker:
+                raise LabelerError("a key entry needs a name or a marker")
+            x0, y0, x1, y1 = e.bbox if e.bbox else (None, None, None, None)
+            ax, ay = e.anchor if e.anchor else (None, None)
+            self.db.execute(
+                "INSERT INTO key_entries(item_id, position, name, x0, y0, x1, y1, anchor_x, "
+                "anchor_y, marker, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (item_id, position, e.name.strip(), x0, y0, x1, y1, ax, ay, e.marker, e.origin),
+            )
+
+    def _put(self, data: bytes | None, ext: str) -> str | None:
+        return self.assets.put(data, ext) if data is not None else None
+
+
+def _check_fields(fields: dict[str, str]) -> None:
+    for name, allowed in (("tier", TIERS), ("pattern", PATTERNS), ("status", STATUSES)):
+        if name in fields and fields[name] not in allowed:
+            raise LabelerError(f"{name} must be one of {', '.join(allowed)}, not {fields[name]!r}")
+
+
+def _source(row: sqlite3.Row) -> Source:
+    return Source(**{k: row[k] for k in row.keys()})  # noqa: SIM118 - sqlite3.Row
+
+
+def _item(row: sqlite3.Row) -> Item:
+    clip = (row["clip_x0"], row["clip_y0"], row["clip_x1"], row["clip_y1"])
+    return Item(
+        id=row["id"],
+        source_id=row["source_id"],
+        page=row["page"],
+        clip=None if clip[0] is None else clip,
+        subject=row["subject"],
+        tier=row["tier"],
+        pattern=row["pattern"],
+        status=row["status"],
+        notes=row["notes"],
+        dpi=row["dpi"],
+        question_asset=row["question_asset"],
+        answer_asset=row["answer_asset"],
+        question_pdf_asset=row["question_pdf_asset"],
+        erase_method=row["erase_method"],
+        erase_edits=json.loads(row["erase_edits"]),
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+    )
+
+
+def _key_entry(row: sqlite3.Row) -> KeyEntry:
+    bbox = (row["x0"], row["y0"], row["x1"], row["y1"])
+    anchor = (row["anchor_x"], row["anchor_y"])
+    return KeyEntry(
+        name=row["name"],
+        bbox=None if bbox[0] is None else bbox,
+        anchor=None if anchor[0] is None else anchor,
+        marker=row["marker"],
+        origin=row["origin"],
+    )

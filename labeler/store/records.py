@@ -1,0 +1,137 @@
+"""Plain records read from and written to the project store.
+
+They are frozen dataclasses so views can hold them without aliasing bugs;
+an edit is a call on :class:`~labeler.store.project.Project` that returns
+a new record.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+Box = tuple[float, float, float, float]
+Point = tuple[float, float]
+
+TIERS = ("core", "extended")
+PATTERNS = ("A", "B", "C")
+STATUSES = ("draft", "ready", "excluded")
+RESPONSE_STATUSES = ("ok", "truncated", "empty", "refused", "api_error", "parse_error")
+
+
+@dataclass(frozen=True)
+class Source:
+    """A document figures come from. Its path and title are private provenance."""
+
+    id: int
+    path: str
+    sha256: str
+    kind: str
+    page_count: int
+    title: str
+    added_at: str
+
+
+@dataclass(frozen=True)
+class KeyEntry:
+    """One answer-key name, with where it was printed and what it points at."""
+
+    name: str
+    bbox: Box | None = None
+    anchor: Point | None = None
+    marker: str | None = None
+    origin: str = "manual"
+
+
+@dataclass(frozen=True)
+class Item:
+    """A benchmark item: a figure region, its erased/original images and metadata."""
+
+    id: str
+    source_id: int | None
+    page: int | None
+    clip: Box | None
+    subject: str
+    tier: str
+    pattern: str
+    status: str
+    notes: str
+    dpi: int
+    question_asset: str | None
+    answer_asset: str | None
+    question_pdf_asset: str | None
+    erase_method: str
+    erase_edits: dict[str, Any]
+    created_at: str
+    updated_at: str
+
+
+@dataclass(frozen=True)
+class Response:
+    """One model answer for one (item, model, condition) cell, with its audit trail."""
+
+    id: int
+    item_id: str
+    model: str
+    condition: str
+    request_hash: str
+    status: str
+    finish_reason: str | None
+    raw_text: str | None
+    diagram_is: str | None
+    labels: list[dict[str, str]]
+    parse_ok: bool
+    input_tokens: int | None
+    output_tokens: int | None
+    reasoning_tokens: int | None
+    latency_ms: float | None
+    attempts: int
+    cost_usd: float | None
+    settings: dict[str, Any]
+    image_width: int | None
+    image_height: int | None
+    image_bytes: int | None
+    error: str | None
+    run_id: int | None
+    origin: str
+    created_at: str
+
+    @property
+    def predicted_names(self) -> list[str]:
+        """The names the model gave, in its order (what the scorer sees)."""
+        return [str(label.get("name", "")).strip() for label in self.labels if label.get("name")]
+
+
+@dataclass(frozen=True)
+class NewResponse:
+    """What a runner or an importer hands the store; ids and timestamps are added there."""
+
+    item_id: str
+    model: str
+    condition: str
+    request_hash: str
+    status: str
+    finish_reason: str | None = None
+    raw_text: str | None = None
+    diagram_is: str | None = None
+    labels: list[dict[str, str]] = field(default_factory=list)
+    parse_ok: bool = False
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    reasoning_tokens: int | None = None
+    latency_ms: float | None = None
+    attempts: int = 1
+    cost_usd: float | None = None
+    settings: dict[str, Any] = field(default_factory=dict)
+    image_width: int | None = None
+    image_height: int | None = None
+    image_bytes: int | None = None
+    error: str | None = None
+    run_id: int | None = None
+    origin: str = "run"
+
+
+def dumps(value: Any) -> str:
+    """Stable JSON for columns: sorted keys, no whitespace noise."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)

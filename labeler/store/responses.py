@@ -1,0 +1,118 @@
+"""Model responses and runs.
+
+Responses are append-only: a re-sent cell adds a row, and "the answer" for a
+cell is its latest row. That keeps the full audit trail (every raw answer ever
+paid for) while export and review read one row per cell.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sqlite3
+from collections.abc import Iterable
+from typing import Any
+
+from labeler.errors import LabelerError
+from labeler.store.clock import now
+from labeler.store.database import transaction
+from labeler.store.records import RESPONSE_STATUSES, NewResponse, Response, dumps
+
+_JSON_COLUMNS = {"labels": "labels_json", "settings": "settings_json"}
+
+
+class ResponseTable:
+    """Record and query responses; one transaction per recorded response."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def start_run(self, config: dict[str, Any]) -> int:
+        """Open a run record (models, conditions, items asked for) and return its id."""
+        with transaction(self.db):
+            cur = self.db.execute(
+                "INSERT INTO runs(started_at, config_json) VALUES (?, ?)", (now(), dumps(config))
+            )
+        return int(cur.lastrowid)
+
+    def finish_run(self, run_id: int) -> None:
+        """Stamp a run as finished."""
+        with transaction(self.db):
+            self.db.execute("UPDATE runs SET finished_at = ? WHERE id = ?", (now(), run_id))
+
+    def record(self, response: NewResponse) -> int:
+        """Store one response as it arrives; returns its row id."""
+        if response.status not in RESPONSE_STATUSES:
+            raise LabelerError(f"unknown response status {response.status!r}")
+        values = dataclasses.asdict(response)
+        columns, params = [], []
+        for name, value in values.items():
+            if name in _JSON_COLUMNS:
+                columns.append(_JSON_COLUMNS[name])
+                params.append(dumps(value))
+            else:
+                columns.append(name)
+                params.append(int(value) if isinstance(value, bool) else value)
+        columns.append("created_at")
+        params.append(now())
+        marks = ", ".join("?" for _ in columns)
+        with transaction(self.db):
+            cur = self.db.execute(
+                f"INSERT INTO responses({', '.join(columns)}) VALUES ({marks})", params
+            )
+        return int(cur.lastrowid)
+
+    def latest(
+        self,
+        *,
+        item_ids: Iterable[str] | None = None,
+        models: Iterable[str] | None = None,
+        conditions: Iterable[str] | None = None,
+    ) -> list[Response]:
+        """The latest response of every (item, model, condition) cell, filtered."""
+        sql = (
+            "SELECT r.* FROM responses r JOIN ("
+            " SELECT MAX(id) AS id FROM responses GROUP BY item_id, model, condition"
+            ") last ON r.id = last.id WHERE 1 = 1"
+        )
+        sql, args = _filters(sql, "r.", item_ids, models, conditions)
+        return [_response(row) for row in self.db.execute(sql + " ORDER BY r.id", args)]
+
+    def history(self, item_id: str, model: str, condition: str) -> list[Response]:
+        """Every response ever stored for one cell, oldest first."""
+        rows = self.db.execute(
+            "SELECT * FROM responses WHERE item_id = ? AND model = ? AND condition = ? ORDER BY id",
+            (item_id, model, condition),
+        )
+        return [_response(r) for r in rows]
+
+    def hashes_with_status(self, statuses: Iterable[str]) -> set[str]:
+        """Request hashes that already have a response in one of ``statuses`` (for resume)."""
+        statuses = list(statuses)
+        marks = ", ".join("?" for _ in statuses)
+        rows = self.db.execute(
+            f"SELECT DISTINCT request_hash FROM responses WHERE status IN ({marks})", statuses
+        )
+        return {r[0] for r in rows}
+
+    def models(self) -> list[str]:
+        """Every model with at least one stored response."""
+        return [r[0] for r in self.db.execute("SELECT DISTINCT model FROM responses ORDER BY 1")]
+
+
+def _filters(sql: str, prefix: str, item_ids, models, conditions) -> tuple[str, list[Any]]:
+    args: list[Any] = []
+    for column, values in (("item_id", item_ids), ("model", models), ("condition", conditions)):
+        if values is not None:
+            values = list(values)
+            sql += f" AND {prefix}{column} IN ({', '.join('?' for _ in values) or 'NULL'})"
+            args += values
+    return sql, args
+
+
+def _response(row: sqlite3.Row) -> Response:
+    data = {k: row[k] for k in row.keys()}  # noqa: SIM118 - sqlite3.Row
+    data["labels"] = json.loads(data.pop("labels_json"))
+    data["settings"] = json.loads(data.pop("settings_json"))
+    data["parse_ok"] = bool(data["parse_ok"])
+    return Response(**data)

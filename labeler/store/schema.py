@@ -1,0 +1,128 @@
+"""The project database schema, as an ordered list of migrations.
+
+``PRAGMA user_version`` records how many migrations a database has had.
+Opening a project applies the missing ones in one transaction each; a database
+from a newer Labeler (higher version than we know) is refused rather than
+half-understood. Never edit a released migration: append a new one.
+"""
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: the first schema
+    """
+    CREATE TABLE meta (
+        key   TEXT PRIMARY KEY,
+        value TEXT NOT NULL
+    );
+
+    -- Private provenance: never exported publicly.
+    CREATE TABLE sources (
+        id         INTEGER PRIMARY KEY,
+        path       TEXT NOT NULL,
+        sha256     TEXT NOT NULL UNIQUE,
+        kind       TEXT NOT NULL CHECK (kind IN ('pdf', 'svg', 'image')),
+        page_count INTEGER NOT NULL CHECK (page_count >= 0),
+        title      TEXT NOT NULL DEFAULT '',
+        added_at   TEXT NOT NULL
+    );
+
+    CREATE TABLE items (
+        id                 TEXT PRIMARY KEY,
+        source_id          INTEGER REFERENCES sources(id) ON DELETE RESTRICT,
+        page               INTEGER CHECK (page IS NULL OR page >= 1),
+        clip_x0            REAL,
+        clip_y0            REAL,
+        clip_x1            REAL,
+        clip_y1            REAL,
+        subject            TEXT NOT NULL DEFAULT '',
+        tier               TEXT NOT NULL DEFAULT 'extended' CHECK (tier IN ('core', 'extended')),
+        pattern            TEXT NOT NULL DEFAULT 'B' CHECK (pattern IN ('A', 'B', 'C')),
+        status             TEXT NOT NULL DEFAULT 'draft'
+                           CHECK (status IN ('draft', 'ready', 'excluded')),
+        notes              TEXT NOT NULL DEFAULT '',
+        dpi                INTEGER NOT NULL DEFAULT 200,
+        question_asset     TEXT,
+        answer_asset       TEXT,
+        question_pdf_asset TEXT,
+        erase_method       TEXT NOT NULL DEFAULT '',
+        erase_edits        TEXT NOT NULL DEFAULT '{}',
+        created_at         TEXT NOT NULL,
+        updated_at         TEXT NOT NULL
+    );
+    CREATE INDEX items_source ON items(source_id, page);
+
+    CREATE TABLE key_entries (
+        id        INTEGER PRIMARY KEY,
+        item_id   TEXT NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+        position  INTEGER NOT NULL,
+        name      TEXT NOT NULL,
+        x0        REAL,
+        y0        REAL,
+        x1        REAL,
+        y1        REAL,
+        anchor_x  REAL,
+        anchor_y  REAL,
+        marker    TEXT,
+        origin    TEXT NOT NULL DEFAULT 'manual',
+        UNIQUE (item_id, position)
+    );
+
+    -- Global rows have item_id NULL; per-item additions name their item.
+    CREATE TABLE lexicon (
+        id         INTEGER PRIMARY KEY,
+        canonical  TEXT NOT NULL,
+        synonym    TEXT NOT NULL,
+        relation   TEXT NOT NULL DEFAULT 'same' CHECK (relation IN ('same', 'distinct')),
+        item_id    TEXT REFERENCES items(id) ON DELETE CASCADE,
+        created_at TEXT NOT NULL
+    );
+    CREATE UNIQUE INDEX lexicon_unique
+        ON lexicon(canonical, synonym, relation, COALESCE(item_id, ''));
+
+    CREATE TABLE runs (
+        id          INTEGER PRIMARY KEY,
+        started_at  TEXT NOT NULL,
+        finished_at TEXT,
+        config_json TEXT NOT NULL DEFAULT '{}'
+    );
+
+    CREATE TABLE responses (
+        id               INTEGER PRIMARY KEY,
+        item_id          TEXT NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+        model            TEXT NOT NULL,
+        condition        TEXT NOT NULL
+                         CHECK (condition IN ('blind', 'told', 'desc', 'no-image')),
+        request_hash     TEXT NOT NULL,
+        status           TEXT NOT NULL CHECK (status IN
+                         ('ok', 'truncated', 'empty', 'refused', 'api_error', 'parse_error')),
+        finish_reason    TEXT,
+        raw_text         TEXT,
+        diagram_is       TEXT,
+        labels_json      TEXT NOT NULL DEFAULT '[]',
+        parse_ok         INTEGER NOT NULL DEFAULT 0,
+        input_tokens     INTEGER,
+        output_tokens    INTEGER,
+        reasoning_tokens INTEGER,
+        latency_ms       REAL,
+        attempts         INTEGER NOT NULL DEFAULT 1,
+        cost_usd         REAL,
+        settings_json    TEXT NOT NULL DEFAULT '{}',
+        image_width      INTEGER,
+        image_height     INTEGER,
+        image_bytes      INTEGER,
+        error            TEXT,
+        run_id           INTEGER REFERENCES runs(id) ON DELETE SET NULL,
+        origin           TEXT NOT NULL DEFAULT 'run' CHECK (origin IN ('run', 'import')),
+        created_at       TEXT NOT NULL
+    );
+    CREATE INDEX responses_cell ON responses(item_id, model, condition, id);
+    CREATE INDEX responses_hash ON responses(request_hash, status);
+
+    -- Public numbering (PREFIX-N) is stable across exports; the salt lives in meta.
+    CREATE TABLE public_ids (
+        item_id TEXT PRIMARY KEY REFERENCES items(id) ON DELETE CASCADE,
+        number  INTEGER NOT NULL UNIQUE
+    );
+    """,
+)
+
+SCHEMA_VERSION = len(MIGRATIONS)
