@@ -28,6 +28,7 @@ from labeler.erase.raster_path import (
 from labeler.erase.result import EraseResult, HarvestedLabel, Image
 from labeler.erase.vector_text import erase_vector_text
 from labeler.harvest import Fragment, LabelGroup, LeaderIndex, fragments_from_spans, group_labels
+from labeler.harvest.anchors import Leader
 from labeler.harvest.group import join_lines
 from labeler.pdf.content import Drawing, TextSpan
 from labeler.pdf.document import render_pixmap
@@ -82,7 +83,7 @@ class Figure:
                 for h in self._hits()
                 if first_containing(h[1], pixels) and first_containing(h[1], taken) is None
             ]
-            fragments += ocr_fragments(raster, hits)
+            fragments += self._with_raster_leaders(ocr_fragments(raster, hits))
         loose = []
         forced: dict[Box, list[Fragment]] = {box: [] for box in extra}
         for fragment in fragments:
@@ -101,6 +102,23 @@ class Figure:
         for box, lines in forced.items():
             self.groups.append(self._forced_group(box, lines or self._read_box(box), leaders))
         self.groups.sort(key=lambda g: (g.bbox[1], g.bbox[0]))
+
+    def _with_raster_leaders(self, lines: list[Fragment]) -> list[Fragment]:
+        """Mark each OCR line whose own leader line starts at it (found in the pixels).
+
+        The grouper then keeps two tightly stacked labels apart when each has a
+        leader, exactly as it does with vector leaders.
+        """
+        if not lines:
+            return lines
+        from labeler.erase.raster import find_raster_anchors
+
+        raster = self._raster()
+        found = find_raster_anchors(raster.rgb, [raster.to_pixels(f.bbox) for f in lines])
+        for index, (line, end) in enumerate(zip(lines, found, strict=True)):
+            if end is not None:
+                line.leader = Leader(ident=-1 - index, points=(raster.point(end),))
+        return lines
 
     def _read_box(self, box: Box) -> list[Fragment]:
         """A curator's box over text we did not find: OCR it and erase it as raster."""
@@ -193,8 +211,11 @@ class Figure:
         return rgb
 
     def _raster_anchors(self, groups: list[LabelGroup]) -> dict[int, tuple[float, float]]:
-        """Leader anchors of OCR labels, found in the original render's line pixels."""
-        if not groups:
+        """Leader anchors of OCR labels still without one, from the original render's pixels.
+
+        All OCR label boxes are passed, so a leader is matched to its nearest label.
+        """
+        if all(g.anchor is not None for g in groups):
             return {}
         from labeler.erase.raster import find_raster_anchors
 

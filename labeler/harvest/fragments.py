@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from labeler.harvest.anchors import Leader
 from labeler.pdf.content import TextSpan
 from labeler.pdf.geometry import Box, Point, union
 
@@ -27,6 +28,7 @@ class Fragment:
     kind: str  # "vector" | "outline" | "ocr"
     direction: Point = HORIZONTAL
     parts: list = field(default_factory=list)
+    leader: Leader | None = None  # set when found in pixels (raster leaders)
 
     @property
     def down(self) -> Point:

@@ -112,6 +112,15 @@ def as_outlines(doc: pymupdf.Document) -> pymupdf.Document:
     return pymupdf.open("pdf", pymupdf.open(stream=svg.encode(), filetype="svg").convert_to_pdf())
 
 
+def as_pasted_image(doc: pymupdf.Document, dpi: int = 200) -> pymupdf.Document:
+    """The same page as one pasted raster image (a scan, or a figure pasted into a book)."""
+    png = doc[0].get_pixmap(dpi=dpi, alpha=False).tobytes("png")
+    out = pymupdf.open()
+    page = out.new_page(width=doc[0].rect.width, height=doc[0].rect.height)
+    page.insert_image(page.rect, stream=png)
+    return pymupdf.open("pdf", out.tobytes())
+
+
 def render(doc: pymupdf.Document, clip=CLIP, dpi: int = DPI) -> np.ndarray:
     pix = doc[0].get_pixmap(dpi=dpi, clip=clip, alpha=False)
     return np.frombuffer(pix.samples, np.uint8).reshape(pix.height, pix.width, 3)
