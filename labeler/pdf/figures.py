@@ -43,7 +43,7 @@ def _captions(page: pymupdf.Page) -> list[tuple[Box, str]]:
 
 
 def propose_figures(doc: pymupdf.Document, page: int) -> list[FigureCandidate]:
-    """Figure candidates on 1-based ``page``, best first."""
+    """Figure candidates on 1-based ``page``, best first (ties in reading order)."""
     target = get_page(doc, page)
     area = target.rect.width * target.rect.height
     wide = 0.6 * target.rect.width
@@ -74,7 +74,7 @@ def propose_figures(doc: pymupdf.Document, page: int) -> list[FigureCandidate]:
         score = round(0.5 * richness + (0.5 if caption else 0.0), 3)
         clip = tuple(round(v, 2) for v in (pymupdf.Rect(grown(box, 4)) & target.rect))
         candidates.append(FigureCandidate(clip, score, caption))
-    return sorted(candidates, key=lambda c: -c.score)
+    return sorted(candidates, key=lambda c: (-c.score, c.clip[1], c.clip[0]))
 
 
 def _nearest_caption(box: Box, captions: list[tuple[Box, str]]) -> str | None:

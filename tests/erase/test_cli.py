@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 
 import pymupdf
-from erase_fixtures import LABELS, build
+import pytest
+from erase_fixtures import LABELS, as_outlines, as_pasted_image, build
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -62,3 +63,30 @@ def test_erase_reports_bad_input_in_one_line(tmp_path):
     )
     assert outside.returncode == 2 and "does not overlap" in outside.stderr
     assert not (tmp_path / "o").exists()  # nothing half-written
+
+
+UPRIGHT = tuple(label for label in LABELS if not label.rotate)
+
+
+@pytest.mark.parametrize(("convert", "kind"), [(as_pasted_image, "ocr"), (as_outlines, "outline")])
+def test_erase_picks_the_path_by_itself(tmp_path, convert, kind):
+    pdf = tmp_path / "figure.pdf"
+    convert(build(UPRIGHT)).save(pdf)
+    out = tmp_path / "out"
+    done = _labeler("erase", "--pdf", pdf, "--page", 1, "--out", out, "--dpi", 100)
+    assert done.returncode == 0, done.stderr
+    labels = json.loads((out / "labels.json").read_text())
+    assert sorted(entry["text"] for entry in labels) == sorted(label.name for label in UPRIGHT)
+    assert {entry["kind"] for entry in labels} == {kind}
+    assert all(entry["anchor"] for entry in labels)
+
+
+def test_result_bytes_outlive_the_source_document():
+    from labeler.erase import erase_figure
+
+    doc = build()
+    result = erase_figure(doc, 1, dpi=72)
+    doc.close()
+    assert result.question_png.startswith(b"\x89PNG")
+    assert result.answer_png.startswith(b"\x89PNG")
+    assert result.question_pdf.startswith(b"%PDF")
