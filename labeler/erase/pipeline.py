@@ -36,6 +36,7 @@ from labeler.pdf.content import drawings as page_drawings
 from labeler.pdf.document import render_pixmap
 from labeler.pdf.geometry import Box, first_containing, grown, merge_overlapping
 
+PATCH_JOIN = 24.0  # points: changed regions closer than this are re-rendered together
 METHOD_NAMES = {"vector": "vector-text", "outline": "outline", "ocr": "ocr"}
 
 
@@ -68,7 +69,8 @@ class Figure:
 
     def harvest(self, keep: Sequence[Box], extra: Sequence[Box], removed: Sequence[Box]) -> None:
         """Find every label in the clip and decide what is erased, kept or keyed."""
-        self.answer = render_pixmap(self.source, self.dpi, self.area)
+        # annotations are a reader's marks, not the figure (and are not copied for erasing)
+        self.answer = render_pixmap(self.source, self.dpi, self.area, annots=False)
         clip = tuple(self.area)
         leaders = LeaderIndex(self.drawings)
         fragments = fragments_from_spans([s for s in self.spans if s.plausible])
@@ -141,7 +143,9 @@ class Figure:
     def erase(self, doc: pymupdf.Document, page: int) -> EraseResult:
         """Erase the harvested labels on a copy of the page; render and package the result."""
         work = pymupdf.open()
-        work.insert_pdf(doc, from_page=page - 1, to_page=page - 1)
+        work.insert_pdf(
+            doc, from_page=page - 1, to_page=page - 1, links=False, annots=False, widgets=False
+        )
         wpage = work[0]
         erased = [g for g in self.groups if g.marker is None]
         parts = {"vector": [], "outline": [], "ocr": []}
@@ -189,7 +193,10 @@ class Figure:
         those regions gives exactly the full render at a fraction of its cost.
         """
         rgb = self._raster().rgb.copy()
-        regions = [pymupdf.Rect(r) & self.area for r in merge_overlapping(changed)]
+        # neighbouring labels (a column of them) share one render: each render
+        # walks the whole display list, so fewer, slightly larger patches win
+        near = merge_overlapping(grown(r, PATCH_JOIN / 2) for r in changed)
+        regions = [pymupdf.Rect(grown(r, -PATCH_JOIN / 2)) & self.area for r in near]
         regions = [r for r in regions if not r.is_empty]
         if sum(r.width * r.height for r in regions) > 0.5 * self.area.width * self.area.height:
             regions = [self.area]
