@@ -1,0 +1,59 @@
+"""Label erasure: the question image, the answer image and the answer key of one figure.
+
+``erase_figure`` is the one entry point (the CLI, ``curation`` and the GUI call
+it). It picks the erasure path per label automatically:
+
+* vector text → thin-band redaction (``vector_text``),
+* vector outlines → covered-path redaction, names read by OCR (``outlines``),
+* raster text (images in the clip, implausible fonts, boxes the curator adds)
+  → OCR and the line-protecting pixel eraser (``ocr``/``raster``).
+
+The source document is never modified: all redaction happens on a one-page
+copy.
+
+This package imports nothing heavy at import time (importing pymupdf loads
+onnxruntime): ``labeler.erase.ocr`` must stay cheap to import, and the CLI
+imports command modules eagerly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pymupdf
+
+    from labeler.erase.result import EraseResult, HarvestedLabel
+
+__all__ = ["EraseResult", "HarvestedLabel", "erase_figure"]
+
+
+def __getattr__(name: str) -> Any:
+    """``EraseResult`` and ``HarvestedLabel`` are loaded on first use."""
+    if name in ("EraseResult", "HarvestedLabel"):
+        from labeler.erase import result
+
+        return getattr(result, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def erase_figure(
+    doc: pymupdf.Document,
+    page: int,
+    clip: Sequence[float] | None = None,
+    dpi: int = 200,
+    keep: Sequence[Sequence[float]] = (),
+    extra_boxes: Sequence[Sequence[float]] = (),
+    removed_boxes: Sequence[Sequence[float]] = (),
+) -> EraseResult:
+    """Erase the printed labels of ``clip`` on 1-based ``page`` and harvest the key.
+
+    ``keep``: boxes (points) of text to leave printed and out of the key (a
+    scale bar). ``extra_boxes``: boxes the curator adds; whatever is printed in
+    them is erased and becomes a label. ``removed_boxes``: proposed label boxes
+    the curator rejects (e.g. a false OCR box); they stay printed.
+    """
+    from labeler.erase.pipeline import erase
+
+    return erase(doc, page, clip, dpi, keep, extra_boxes, removed_boxes)
