@@ -16,8 +16,12 @@ The dataset card's scorer, rule by rule:
 * an empty prediction scores 0; F1 = 2PR / (P + R).
 
 Speed: per-name work (normal form, singular readings, lexicon groups) is
-memoised, and a key list is prepared once per lexicon and reused by every
-model and condition scored against it, so live rescoring stays cheap.
+memoised, a key list is prepared once per lexicon and reused by every model
+and condition scored against it, and each prediction surface's edges to a
+prepared key are memoised on it, so a surface seen before costs one lookup.
+The bipartite step runs only when some name has two candidate partners.
+``bench/score.py`` measures it; ``tests/scoring/test_fast_path.py`` holds it
+to the pre-memo matcher result for result.
 """
 
 from __future__ import annotations
@@ -195,6 +199,7 @@ def _root(parent: list[int], i: int) -> int:
     return i
 
 
+#: Surfaces memoised per prepared key before its memo starts over (bounds memory).
 _MAX_EDGE_MEMO = 5_000
 
 
