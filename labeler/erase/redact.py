@@ -37,3 +37,29 @@ def apply(page: pymupdf.Page, *, images: int, graphics: int, text: int) -> None:
     if direct is not None and direct(text, images, graphics):
         return
     page.apply_redactions(images=images, graphics=graphics, text=text)
+
+
+def strip_outside(page: pymupdf.Page, clip: Sequence[float], margin: float = 0.5) -> None:
+    """Remove text, and drawings wholly outside ``clip``, from a page cropped to it.
+
+    A crop box only hides the rest of the page: its body text and the figure
+    caption (which can name the subject) would still be in the file. Images are
+    kept (one may straddle the clip); a drawing crossing the clip's edge stays.
+    """
+    crop = page.cropbox
+    page.set_cropbox(page.mediabox)
+    m, (x0, y0, x1, y1) = page.mediabox, clip
+    outside = [
+        pymupdf.Rect(m.x0, m.y0, m.x1, y0 - margin),
+        pymupdf.Rect(m.x0, y1 + margin, m.x1, m.y1),
+        pymupdf.Rect(m.x0, y0 - margin, x0 - margin, y1 + margin),
+        pymupdf.Rect(x1 + margin, y0 - margin, m.x1, y1 + margin),
+    ]
+    add_quads(page, [r for r in outside if not r.is_empty])
+    apply(
+        page,
+        images=pymupdf.PDF_REDACT_IMAGE_NONE,
+        graphics=pymupdf.PDF_REDACT_LINE_ART_REMOVE_IF_COVERED,
+        text=pymupdf.PDF_REDACT_TEXT_REMOVE,
+    )
+    page.set_cropbox(crop)

@@ -8,6 +8,7 @@ from functools import cached_property
 import numpy as np
 import pymupdf
 
+from labeler.erase.redact import strip_outside
 from labeler.pdf.geometry import Box, Point
 
 
@@ -85,8 +86,13 @@ class EraseResult:
 
     @cached_property
     def question_pdf(self) -> bytes:
-        """The erased clip as a one-page vector PDF (serialised on first access)."""
-        return self.question_document.tobytes(garbage=1, deflate=True)
+        """The erased clip as a one-page vector PDF (serialised on first access).
+
+        Only the clip's content is kept in the file (see ``strip_outside``): the
+        crop box alone would still carry the page's caption and body text.
+        """
+        strip_outside(self.question_document[0], self.clip)
+        return self.question_document.tobytes(garbage=3, deflate=True)
 
     @property
     def question_png(self) -> bytes:

@@ -63,6 +63,19 @@ def test_no_text_is_extractable_from_the_erased_clip(figure):
     assert question[0].get_drawings() and not question[0].get_images()
 
 
+def test_question_pdf_holds_nothing_from_outside_the_clip(figure):
+    doc, result = figure
+    assert CAPTION in doc[0].get_text()  # the source page has a caption below the clip
+    page = pymupdf.open("pdf", result.question_pdf)[0]
+    assert page.cropbox == pymupdf.Rect(CLIP)
+    page.set_cropbox(page.mediabox)  # look behind the crop box: nothing hides there
+    assert page.get_text().strip() == ""
+    x0, y0, x1, y1 = CLIP
+    for d in page.get_drawings():  # a straight line's rect is degenerate: compare edges
+        r = d["rect"]
+        assert r.x1 >= x0 and r.x0 <= x1 and r.y1 >= y0 and r.y0 <= y1, r
+
+
 def test_text_outside_the_clip_is_untouched():
     # a clip over the left half; "Periosteum (membrane covering bone)" straddles its edge
     doc = build()
