@@ -1,0 +1,137 @@
+"""Offline OCR of raster labels (rapidocr + onnxruntime, models from its wheel).
+
+Why rapidocr: it is Apache-2.0, runs on CPU through onnxruntime and its PyPI wheel
+ships the PP-OCR detection, orientation and recognition models
+(``rapidocr/models/*.onnx``). Its default configuration, however, *downloads* a
+model whenever the expected file is missing or its checksum differs. Labeler must
+never touch the network at run time, so the engine is built with explicit
+``model_path`` entries pointing at the bundled files; if one is missing we stop
+with an actionable error instead of letting rapidocr fetch it. The recognition
+model carries its character list in its ONNX metadata, so no dictionary file is
+fetched either.
+
+Loading the three models takes about a second, so the engine is built once per
+process and cached. ``rapidocr`` is imported inside functions so that
+``import labeler.erase.ocr`` stays cheap (the CLI imports modules eagerly).
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from labeler.errors import LabelerError
+
+#: Lines the recogniser is less sure of than this are dropped. On the OpenStax
+#: figures every real label scored >= 0.92, while the false boxes the detector
+#: proposes over drawings (organelle textures read as "NHUD", "CHIL", "ANU")
+#: scored 0.59-0.79.
+MIN_CONFIDENCE = 0.8
+
+#: The bundled model files, by rapidocr config section.
+_MODEL_FILES = {
+    "Det": "PP-OCRv6_det_small.onnx",
+    "Cls": "ch_ppocr_mobile_v2.0_cls_mobile.onnx",
+    "Rec": "PP-OCRv6_rec_small.onnx",
+}
+
+# onnxruntime sessions are not documented as safe for concurrent runs; the GUI
+# may OCR from a worker thread while the CLI-style code path runs in another.
+_ENGINE_LOCK = threading.Lock()
+
+
+@dataclass(frozen=True)
+class OcrBox:
+    """One line of text found by OCR.
+
+    ``bbox`` is the axis-aligned hull of the detected quadrilateral in image pixels
+    ``(x0, y0, x1, y1)``; ``angle`` is the slope of the quad's top edge in degrees
+    (0 = horizontal, positive = clockwise in image coordinates), kept so that
+    rotated labels can be told apart from horizontal ones.
+    """
+
+    text: str
+    bbox: tuple[int, int, int, int]
+    confidence: float
+    angle: float = 0.0
+
+
+def bundled_model_paths() -> dict[str, Path]:
+    """Paths of the models inside the installed rapidocr package, checked to exist."""
+    import rapidocr
+
+    folder = Path(rapidocr.__file__).resolve().parent / "models"
+    paths = {section: folder / name for section, name in _MODEL_FILES.items()}
+    missing = [str(p) for p in paths.values() if not p.is_file()]
+    if missing:
+        raise LabelerError(
+            "The OCR models that ship with rapidocr are missing ("
+            + ", ".join(missing)
+            + "). Reinstall it with `pip install --force-reinstall rapidocr`; "
+            "Labeler never downloads models."
+        )
+    return paths
+
+
+@cache
+def _engine() -> Any:
+    """The rapidocr engine, built once, configured to use only bundled models."""
+    from rapidocr import RapidOCR
+
+    params: dict[str, Any] = {"Global.log_level": "error"}
+    for section, path in bundled_model_paths().items():
+        params[f"{section}.model_path"] = str(path)
+    return RapidOCR(params=params)
+
+
+def read_text(rgb: np.ndarray, *, min_confidence: float = MIN_CONFIDENCE) -> list[OcrBox]:
+    """Find and read the text lines in an H×W×3 uint8 RGB image.
+
+    Returns one :class:`OcrBox` per detected line, top-to-bottom then
+    left-to-right. Dropped as junk: lines whose text is empty or has no letter or
+    digit (specks and line ends read as "-" or "|"), and lines below
+    ``min_confidence`` (mostly textures inside drawings; see :data:`MIN_CONFIDENCE`).
+    """
+    if rgb.ndim != 3 or rgb.shape[2] != 3 or rgb.dtype != np.uint8:
+        raise ValueError(f"read_text needs an H×W×3 uint8 RGB array, got {rgb.shape} {rgb.dtype}")
+    engine = _engine()
+    with _ENGINE_LOCK:
+        # rapidocr's default input is BGR (it is an OpenCV pipeline).
+        result = engine(np.ascontiguousarray(rgb[:, :, ::-1]))
+    if result.boxes is None or result.txts is None:
+        return []
+    height, width = rgb.shape[:2]
+    boxes: list[OcrBox] = []
+    for quad, text, score in zip(result.boxes, result.txts, result.scores, strict=True):
+        text = " ".join(str(text).split())
+        if float(score) < min_confidence or not any(ch.isalnum() for ch in text):
+            continue
+        boxes.append(
+            OcrBox(
+                text=text,
+                bbox=_hull(np.asarray(quad, dtype=float), width, height),
+                confidence=float(score),
+                angle=_top_edge_angle(np.asarray(quad, dtype=float)),
+            )
+        )
+    boxes.sort(key=lambda b: (b.bbox[1], b.bbox[0]))
+    return boxes
+
+
+def _hull(quad: np.ndarray, width: int, height: int) -> tuple[int, int, int, int]:
+    """Integer pixel hull of a 4×2 quad, clamped to the image."""
+    x0, y0 = (int(v) for v in np.floor(quad.min(axis=0)))
+    x1, y1 = (int(v) for v in np.ceil(quad.max(axis=0)))
+    return (max(0, x0), max(0, y0), min(width, x1), min(height, y1))
+
+
+def _top_edge_angle(quad: np.ndarray) -> float:
+    """Angle in degrees of the quad's first edge (rapidocr orders points TL, TR, BR, BL)."""
+    dx, dy = quad[1] - quad[0]
+    return round(math.degrees(math.atan2(dy, dx)), 1)

@@ -1,0 +1,114 @@
+"""Group line fragments into label phrases.
+
+pymupdf's text blocks are layout guesses and often put two labels in one block,
+so labels are rebuilt from lines: a line joins the label above it when it is the
+same size and direction, sits right under it (gap under half a line), is
+aligned with it (left, right or centre) and does not have a leader line of its
+own pointing elsewhere. Hyphenated line breaks are repaired; a gloss line such
+as "(membrane covering bone)" simply joins its label. Markers, captions and
+panel letters never join anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from labeler.harvest.anchors import Leader, LeaderIndex
+from labeler.harvest.fragments import Fragment
+from labeler.harvest.markers import excluded_reason, marker_letter
+from labeler.pdf.content import Box, Point
+
+LINE_GAP = 0.5  # × font size: larger vertical gaps separate labels
+ALIGN = 0.8  # × font size: tolerance for left/right/centre alignment
+LEADER_MARGIN = 0.9  # × font size: how far from a label its leader may start
+
+
+@dataclass
+class LabelGroup:
+    """One label: its lines, joined text, box, marker letter, leader and exclusion."""
+
+    lines: list[Fragment]
+    marker: str | None = None
+    excluded: str | None = None
+    leader: Leader | None = None
+    anchor: Point | None = None
+    text: str = field(default="")
+
+    @property
+    def bbox(self) -> Box:
+        boxes = [f.bbox for f in self.lines]
+        return (
+            min(b[0] for b in boxes),
+            min(b[1] for b in boxes),
+            max(b[2] for b in boxes),
+            max(b[3] for b in boxes),
+        )
+
+    @property
+    def kind(self) -> str:
+        return self.lines[0].kind
+
+
+def join_lines(texts: Sequence[str]) -> str:
+    """Join label lines with spaces, repairing "mem-" + "brane" into "membrane"."""
+    out = ""
+    for text in texts:
+        text = " ".join(text.split())
+        if not text:
+            continue
+        if out.endswith("-") and len(out) > 1 and out[-2].isalpha() and text[0].islower():
+            out = out[:-1] + text
+        else:
+            out = f"{out} {text}" if out else text
+    return out
+
+
+def _aligned(a: Fragment, b: Fragment, tol: float) -> bool:
+    a0, a1 = a.extent(a.direction)
+    b0, b1 = b.extent(a.direction)
+    return abs(a0 - b0) <= tol or abs(a1 - b1) <= tol or abs((a0 + a1) - (b0 + b1)) / 2 <= tol
+
+
+def _continues(group: LabelGroup, line: Fragment, leader: Leader | None) -> bool:
+    last = group.lines[-1]
+    if group.marker or group.excluded:
+        return False
+    if last.kind != line.kind:
+        return False
+    if last.direction[0] * line.direction[0] + last.direction[1] * line.direction[1] < 0.995:
+        return False
+    size = max(last.size, line.size)
+    if max(last.size, line.size) > 1.35 * min(last.size, line.size):
+        return False
+    gap = line.extent(last.down)[0] - last.extent(last.down)[1]
+    if not -0.6 * size <= gap <= LINE_GAP * size:
+        return False
+    if not _aligned(last, line, ALIGN * size):
+        return False
+    return not (group.leader and leader and group.leader.ident != leader.ident)
+
+
+def group_labels(fragments: Sequence[Fragment], leaders: LeaderIndex | None = None) -> list[LabelGroup]:
+    """Label groups in reading order (top to bottom, left to right)."""
+    ordered = sorted(fragments, key=lambda f: (f.bbox[1], f.bbox[0]))
+    groups: list[LabelGroup] = []
+    for line in ordered:
+        leader = leaders.leader_at(line.bbox, LEADER_MARGIN * line.size) if leaders else None
+        marker = marker_letter(line.text)
+        excluded = None if marker else excluded_reason(line.text)
+        target = None
+        if not marker and not excluded:
+            target = next((g for g in reversed(groups) if _continues(g, line, leader)), None)
+        if target is None:
+            groups.append(LabelGroup([line], marker=marker, excluded=excluded, leader=leader))
+        else:
+            target.lines.append(line)
+            target.leader = target.leader or leader
+    for group in groups:
+        group.text = join_lines([f.text for f in group.lines])
+        if group.leader is None and leaders:
+            group.leader = leaders.leader_at(group.bbox, LEADER_MARGIN * group.lines[0].size)
+        if group.leader is not None:
+            group.anchor = LeaderIndex.anchor(group.leader, group.bbox)
+    return sorted(groups, key=lambda g: (g.bbox[1], g.bbox[0]))

@@ -1,0 +1,1 @@
+"""Source documents: opening with clear errors, rendering, page content, figure candidates."""

@@ -1,0 +1,98 @@
+"""Open source documents and render pages.
+
+Curators feed Labeler whatever they have: PDFs (sometimes encrypted or broken),
+SVG exports and plain images. Everything is normalised to a ``pymupdf.Document``
+that behaves like a PDF, so the rest of the core needs only one code path, and
+every way an input can be unusable becomes a :class:`DocumentError` whose message
+says what to do.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pymupdf
+
+from labeler.errors import DocumentError
+
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg"}
+SVG_SUFFIXES = {".svg"}
+
+
+def open_document(path: str | os.PathLike[str], password: str | None = None) -> pymupdf.Document:
+    """Open a PDF, SVG, PNG or JPEG file as a PDF document.
+
+    SVG and images are converted in memory into a one-page PDF so that text,
+    drawings and redaction work the same as for born-digital pages.
+    """
+    file = Path(path)
+    if not file.exists():
+        raise DocumentError(f"{file}: no such file; check the path")
+    if not file.is_file():
+        raise DocumentError(f"{file}: is a folder, not a document; pass a PDF, SVG, PNG or JPEG file")
+    suffix = file.suffix.lower()
+    if suffix in SVG_SUFFIXES | IMAGE_SUFFIXES:
+        return _convert_to_pdf(file)
+    head = file.read_bytes()[:1024]
+    if b"%PDF-" not in head:
+        raise DocumentError(
+            f"{file}: not a PDF (no %PDF header); Labeler opens PDF, SVG, PNG and JPEG files"
+        )
+    try:
+        doc = pymupdf.open(file, filetype="pdf")
+    except Exception as exc:  # MuPDF raises its own types for every kind of damage
+        raise DocumentError(f"{file}: the PDF is damaged and cannot be read ({exc})") from exc
+    if doc.needs_pass:
+        if password is None:
+            raise DocumentError(f"{file}: the PDF is encrypted; give its password (--password)")
+        if not doc.authenticate(password):
+            raise DocumentError(f"{file}: wrong password for this encrypted PDF")
+    if doc.page_count == 0:
+        raise DocumentError(f"{file}: the PDF has no pages")
+    return doc
+
+
+def _convert_to_pdf(file: Path) -> pymupdf.Document:
+    """SVG/PNG/JPEG -> one-page in-memory PDF (MuPDF converts both kinds the same way)."""
+    try:
+        source = pymupdf.open(file)
+        pdf = pymupdf.open("pdf", source.convert_to_pdf())
+    except Exception as exc:
+        raise DocumentError(f"{file}: cannot read this {file.suffix} file ({exc})") from exc
+    if pdf.page_count == 0:
+        raise DocumentError(f"{file}: the file has no content to show")
+    return pdf
+
+
+def get_page(doc: pymupdf.Document, page: int) -> pymupdf.Page:
+    """The 1-based ``page`` of ``doc``, or a DocumentError naming the valid range."""
+    if not 1 <= page <= doc.page_count:
+        raise DocumentError(f"page {page} does not exist; the document has pages 1-{doc.page_count}")
+    return doc[page - 1]
+
+
+def page_sizes(doc: pymupdf.Document) -> list[tuple[float, float]]:
+    """Width and height in points of every page, without rendering anything."""
+    return [(p.rect.width, p.rect.height) for p in doc]
+
+
+def render_pixmap(
+    page: pymupdf.Page, dpi: int, clip: pymupdf.Rect | None = None
+) -> pymupdf.Pixmap:
+    """Render ``clip`` (whole page if None) on white, RGB without alpha."""
+    return page.get_pixmap(dpi=dpi, clip=clip, alpha=False, colorspace=pymupdf.csRGB)
+
+
+def render_page(
+    doc: pymupdf.Document,
+    page: int,
+    dpi: int,
+    clip: tuple[float, float, float, float] | None = None,
+) -> bytes:
+    """PNG bytes of 1-based ``page`` (or its ``clip``, in points) at ``dpi``."""
+    if dpi <= 0:
+        raise DocumentError(f"dpi must be positive, not {dpi}")
+    target = get_page(doc, page)
+    rect = None if clip is None else pymupdf.Rect(clip)
+    return render_pixmap(target, dpi, rect).tobytes("png")
