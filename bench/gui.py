@@ -28,12 +28,12 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtWidgets import QApplication
 
-from tests.gui_review.factory import build_project  # noqa: E402
-from ui.review.cells import ReviewData  # noqa: E402
-from ui.review.view import ReviewView  # noqa: E402
-from ui.session import Session  # noqa: E402
+from tests.gui_review.factory import build_project
+from ui.review.cells import ReviewData
+from ui.review.view import ReviewView
+from ui.session import Session
 
 MODELS = [
     "google/gemini-3.1-pro-preview",

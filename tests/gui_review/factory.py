@@ -18,12 +18,36 @@ from PIL import Image, ImageDraw
 from labeler.store import KeyEntry, NewResponse, Project
 
 VOCABULARY = {
-    "heart": ["left atrium", "right atrium", "left ventricle", "right ventricle", "aorta",
-              "pulmonary artery", "superior vena cava", "mitral valve", "tricuspid valve"],
-    "kidney nephron": ["glomerulus", "Bowman's capsule", "proximal tubule", "loop of Henle",
-                       "distal tubule", "collecting duct", "afferent arteriole"],
-    "animal cell": ["nucleus", "nucleolus", "mitochondrion", "ribosome", "Golgi apparatus",
-                    "rough endoplasmic reticulum", "lysosome", "cell membrane"],
+    "heart": [
+        "left atrium",
+        "right atrium",
+        "left ventricle",
+        "right ventricle",
+        "aorta",
+        "pulmonary artery",
+        "superior vena cava",
+        "mitral valve",
+        "tricuspid valve",
+    ],
+    "kidney nephron": [
+        "glomerulus",
+        "Bowman's capsule",
+        "proximal tubule",
+        "loop of Henle",
+        "distal tubule",
+        "collecting duct",
+        "afferent arteriole",
+    ],
+    "animal cell": [
+        "nucleus",
+        "nucleolus",
+        "mitochondrion",
+        "ribosome",
+        "Golgi apparatus",
+        "rough endoplasmic reticulum",
+        "lysosome",
+        "cell membrane",
+    ],
     "flower": ["petal", "sepal", "stamen", "anther", "filament", "stigma", "style", "ovary"],
     "lungs": ["trachea", "bronchus", "bronchiole", "alveolus", "diaphragm", "larynx", "pleura"],
     "eye": ["cornea", "iris", "pupil", "lens", "retina", "optic nerve", "sclera", "choroid"],
@@ -110,14 +134,34 @@ def build_project(
 def _response(item_id, model, condition, key, skill, rng: random.Random) -> NewResponse:
     roll = rng.random()
     if roll < 0.03:
-        return NewResponse(item_id, model, condition, f"h-{rng.random()}", "api_error",
-                           error="HTTP 500 from the provider")
+        return NewResponse(
+            item_id,
+            model,
+            condition,
+            f"h-{rng.random()}",
+            "api_error",
+            error="HTTP 500 from the provider",
+        )
     labels = noisy_answer(key, rng, skill)
-    raw = '{"diagram_is": "a diagram", "labels": [' + ", ".join(
-        f'{{"name": "{label["name"]}"}}' for label in labels) + "]}"
+    raw = (
+        '{"diagram_is": "a diagram", "labels": ['
+        + ", ".join(f'{{"name": "{label["name"]}"}}' for label in labels)
+        + "]}"
+    )
     status, parse_ok = ("parse_error", False) if roll < 0.05 else ("ok", True)
     return NewResponse(
-        item_id, model, condition, f"h-{rng.random()}", status, finish_reason="stop",
-        raw_text=raw, diagram_is="a diagram", labels=labels, parse_ok=parse_ok,
-        input_tokens=900, output_tokens=120, latency_ms=2300.0, cost_usd=0.0011,
+        item_id,
+        model,
+        condition,
+        f"h-{rng.random()}",
+        status,
+        finish_reason="stop",
+        raw_text=raw,
+        diagram_is="a diagram",
+        labels=labels,
+        parse_ok=parse_ok,
+        input_tokens=900,
+        output_tokens=120,
+        latency_ms=2300.0,
+        cost_usd=0.0011,
     )

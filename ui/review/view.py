@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QMenu,
-    QMessageBox,
     QPushButton,
     QSplitter,
     QTableView,
@@ -29,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from labeler.errors import LabelerError
 from labeler.prompts import CONDITIONS
+from ui.errors import show_error
 from ui.lexicon.commands import promote
 from ui.review.answers import AnswersDelegate, AnswersModel, Entry
 from ui.review.cells import FILTERS, Column, ReviewData, keep
@@ -288,7 +288,9 @@ class ReviewView(QWidget):
         if entry.kind in ("matched", "extra"):
             rect = self.answers.visualRect(index)
             self.active_menu = self.name_menu(entry, column)
-            self.active_menu.popup(self.answers.viewport().mapToGlobal(rect.bottomLeft() + QPoint(0, 2)))
+            self.active_menu.popup(
+                self.answers.viewport().mapToGlobal(rect.bottomLeft() + QPoint(0, 2))
+            )
 
     def name_menu(self, entry: Entry, column: Column) -> QMenu:
         """The actions for a predicted name: same as / distinct from a key name."""
@@ -323,4 +325,4 @@ class ReviewView(QWidget):
         try:
             promote(self.session, predicted, key_name, relation)
         except LabelerError as exc:
-            QMessageBox.warning(self, "Lexicon", str(exc))
+            show_error(exc, self, "Lexicon")
