@@ -8,7 +8,8 @@ paper), so every comparison goes through :func:`normalize` first.
 Rules, in order: Unicode NFKC and case folding; typographic apostrophes and
 dashes unified; possessive ``'s`` dropped; hyphens, slashes and underscores
 become spaces; other punctuation is removed; whitespace collapsed; one leading
-article (``the``, ``a``, ``an``) dropped; ``X of Y`` rewritten as ``Y X`` so the
+article (``the``, ``a``, ``an``) dropped — except a capital ``A`` before a word,
+which names a structure by its letter (``A band``, ``A site``), not an article; ``X of Y`` rewritten as ``Y X`` so the
 possessive word orders meet (``loop of Henle`` = ``Henle's loop`` = ``Henle loop``).
 The head noun then ends the string, which is where the plural rules look.
 """
@@ -25,6 +26,7 @@ _SEPARATORS = re.compile(r"[-\u2010-\u2015_/\\]+")
 _NON_WORD = re.compile(r"[^\w\s]+")
 _SPACES = re.compile(r"\s+")
 _ARTICLES = ("the ", "a ", "an ")
+_LETTER_NAME = re.compile(r"^\s*A[\s\-\u2010-\u2015]+\w")
 
 
 @lru_cache(maxsize=200_000)
@@ -35,7 +37,10 @@ def normalize(name: str) -> str:
     text = _SEPARATORS.sub(" ", text)
     text = _NON_WORD.sub("", text)
     text = _SPACES.sub(" ", text).strip()
+    letter_named = _LETTER_NAME.match(name) is not None
     for article in _ARTICLES:
+        if article == "a " and letter_named:
+            continue
         if text.startswith(article) and len(text) > len(article):
             text = text[len(article) :]
             break
