@@ -93,7 +93,9 @@ def classify_http_status(code: int, message: str, retry_after: str | None) -> Ca
     """429, 408 and 5xx raise :class:`TransientError`; any other HTTP error is an ``api_error``."""
     if code in (408, 409, 429) or code >= 500:
         raise TransientError(f"HTTP {code}: {message}", parse_retry_after(retry_after))
-    return CallResult(status=API_ERROR, text=None, finish_reason=None, error=f"HTTP {code}: {message}")
+    return CallResult(
+        status=API_ERROR, text=None, finish_reason=None, error=f"HTTP {code}: {message}"
+    )
 
 
 class Provider(abc.ABC):

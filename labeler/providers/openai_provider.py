@@ -45,9 +45,15 @@ class OpenAIProvider(Provider):
         content: list[dict] = [{"type": "text", "text": request.prompt}]
         if request.image is not None:
             content.append(
-                {"type": "image_url", "image_url": {"url": data_url(request.image), "detail": "high"}}
+                {
+                    "type": "image_url",
+                    "image_url": {"url": data_url(request.image), "detail": "high"},
+                }
             )
-        body: dict = {"model": self.config.model, "messages": [{"role": "user", "content": content}]}
+        body: dict = {
+            "model": self.config.model,
+            "messages": [{"role": "user", "content": content}],
+        }
         settings = self.config.settings
         if "temperature" in settings:
             body["temperature"] = settings["temperature"]

@@ -57,7 +57,10 @@ RETRYABLE = (API_ERROR, TRUNCATED, EMPTY)
 
 @dataclass(frozen=True)
 class RetryPolicy:
-    """At most ``max_attempts`` tries; delay ``base_delay_s · 2^(n-1)`` (+ jitter), or Retry-After."""
+    """At most ``max_attempts`` tries, waiting ``base_delay_s · 2^(n-1)`` (+ jitter) between them.
+
+    A server's ``Retry-After`` wins when it asks for longer; ``max_delay_s`` caps both.
+    """
 
     max_attempts: int = 5
     base_delay_s: float = 1.0
@@ -201,7 +204,14 @@ def plan_run(
                     continue
                 calls.append(
                     PlannedCall(
-                        item.id, item.subject, model, condition, prompt, sent_image, digest, settings
+                        item.id,
+                        item.subject,
+                        model,
+                        condition,
+                        prompt,
+                        sent_image,
+                        digest,
+                        settings,
                     )
                 )
     return RunPlan(calls, skipped, unrunnable)
@@ -342,7 +352,9 @@ class _Sender:
         while not queue.empty():
             call = queue.get_nowait()
             provider = providers[call.model.name]
-            request = CallRequest(call.prompt, call.image, call.item_id, call.subject, call.condition)
+            request = CallRequest(
+                call.prompt, call.image, call.item_id, call.subject, call.condition
+            )
             result, attempts = await send_with_retries(provider, request, self.retry)
             self._store(call, result, attempts)
 
@@ -354,9 +366,7 @@ class _Sender:
         self.cost += response.cost_usd or 0.0
         if self.on_progress is not None:
             self.on_progress(
-                RunProgress(
-                    len(self.plan.calls), self.done, dict(self.counts), self.cost, response
-                )
+                RunProgress(len(self.plan.calls), self.done, dict(self.counts), self.cost, response)
             )
 
 

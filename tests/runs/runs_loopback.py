@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import contextlib
 import hashlib
 import json
 import re
@@ -90,11 +91,13 @@ class Seen:
     image: bytes | None
     settings: dict
     cell: str
+    at: float = field(default_factory=time.monotonic)
 
 
 @dataclass
 class _Script:
     match: str
+    provider: str | None
     replies: list[Reply] = field(default_factory=list)
 
 
@@ -111,7 +114,9 @@ class LoopbackServer:
         self._lock = threading.Lock()
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
         self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
 
     @property
     def url(self) -> str:
@@ -125,15 +130,17 @@ class LoopbackServer:
         self._httpd.shutdown()
         self._httpd.server_close()
 
-    def script(self, match: str, *replies: Reply) -> None:
-        """Requests whose prompt contains ``match`` get ``replies`` in order, then the default."""
+    def script(self, match: str, *replies: Reply, provider: str | None = None) -> None:
+        """Requests whose prompt contains ``match`` (to ``provider``, if given) get ``replies``
+        in order, then the default answer."""
         with self._lock:
-            self._scripts.append(_Script(match, list(replies)))
+            self._scripts.append(_Script(match, provider, list(replies)))
 
-    def _next_reply(self, prompt: str) -> Reply:
+    def _next_reply(self, seen: Seen) -> Reply:
         with self._lock:
             for script in self._scripts:
-                if script.match in prompt and script.replies:
+                wanted = script.provider in (None, seen.provider)
+                if wanted and script.match in seen.prompt and script.replies:
                     return script.replies.pop(0)
         return Reply()
 
@@ -180,7 +187,10 @@ def _handler(server: LoopbackServer) -> type[BaseHTTPRequestHandler]:
             if path == "/v1/chat/completions":
                 provider, seen = "openai", _openai_request(body, self.headers, server, problems)
             elif path == "/v1/messages":
-                provider, seen = "anthropic", _anthropic_request(body, self.headers, server, problems)
+                provider, seen = (
+                    "anthropic",
+                    _anthropic_request(body, self.headers, server, problems),
+                )
             elif _GEMINI_PATH.match(path):
                 model = _GEMINI_PATH.match(path).group(1)
                 provider = "gemini"
@@ -189,13 +199,11 @@ def _handler(server: LoopbackServer) -> type[BaseHTTPRequestHandler]:
                 self._send(404, {"error": {"message": f"no route {path}"}})
                 return
             server._record(seen, problems)
-            reply = server._next_reply(seen.prompt)
+            reply = server._next_reply(seen)
             time.sleep(server.latency + reply.delay)
             status, headers, payload = _render(provider, seen, reply)
-            try:
-                self._send(status, payload, headers)
-            except (BrokenPipeError, ConnectionResetError):
-                pass  # the client gave up (timeout test)
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                self._send(status, payload, headers)  # the client may have given up (timeout)
 
         def _send(self, status: int, payload: dict, headers: dict | None = None) -> None:
             data = json.dumps(payload).encode()
