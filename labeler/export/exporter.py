@@ -163,7 +163,10 @@ def _provenance(project: Project, items: list[Item], public: dict[str, str]) -> 
 def report_lines(report: ExportReport) -> list[str]:
     """Human-readable summary of an export."""
     lines = [f"exported {report.n_items} items, {report.n_rows} rows, {report.n_models} models"]
-    lines += [f"  {report.folder / name}  ({count})" for name, count in report.files.items()]
+    lines += [
+        f"  {report.folder / name}  ({count} {'bytes' if name == CARD_FILE else 'rows'})"
+        for name, count in report.files.items()
+    ]
     if report.new_ids:
         lines.append(f"  {report.new_ids} item(s) got new public IDs")
     if report.skipped_unanswered:

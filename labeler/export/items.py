@@ -60,12 +60,16 @@ class LexiconTerms:
 
 
 def markers(entries: Sequence[KeyEntry]) -> dict[str, str | None] | None:
-    """Marker letter -> key name (``None`` if unnamed); ``None`` when the item has no markers."""
+    """Marker letter -> key name (``None`` if unnamed); ``None`` when the item has no markers.
+
+    Letters are sorted (A … Z, AA …) rather than kept in key order, so the
+    mapping reads naturally and does not depend on how the key was entered.
+    """
     found: dict[str, str | None] = {}
     for e in entries:
         if e.marker and e.marker not in found:
             found[e.marker] = e.name or None
-    return found or None
+    return {m: found[m] for m in sorted(found, key=lambda m: (len(m), m))} or None
 
 
 def mean_f1(cells: Iterable[ScoredCell]) -> dict[str, float | None]:

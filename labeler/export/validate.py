@@ -151,8 +151,12 @@ def validate_items(rows: Sequence[Any], prefix: str) -> dict[str, dict]:
     return by_id
 
 
-def validate_results(rows: Sequence[Any], items: Mapping[str, dict]) -> None:
-    """Check results.jsonl rows against the schema and their items. Raises ExportError."""
+def validate_results(rows: Sequence[Any], items: Mapping[str, dict] | None) -> None:
+    """Check results.jsonl rows against the schema and, if given, their items.
+
+    Without ``items`` (importing published results) only the rows themselves are
+    checked; which items exist is the importer's question. Raises ExportError.
+    """
     problems, seen = _Problems(), set()
     copied = ("subject", "tier", "key_names", "unsolved_core", "recitable")
     for n, row in enumerate(rows, start=1):
@@ -173,6 +177,8 @@ def validate_results(rows: Sequence[Any], items: Mapping[str, dict]) -> None:
         for name in ("n_pred", "n_key"):
             if row[name] < 0:
                 problems.add(where, f"{name!r} must not be negative")
+        if items is None:
+            continue
         item = items.get(row["item_id"])
         if item is None:
             problems.add(where, "item_id is not in items.jsonl")
