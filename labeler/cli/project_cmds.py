@@ -1,4 +1,4 @@
-"""Project commands: ``labeler init``."""
+"""Project commands: ``labeler init`` and ``labeler add-item``."""
 
 from __future__ import annotations
 
@@ -13,10 +13,52 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--id-prefix", default="ITEM", help="prefix of public item IDs (PREFIX-N)")
     p.set_defaults(func=_init)
 
+    p = sub.add_parser("add-item", help="erase a figure region, harvest its key, store it")
+    p.add_argument("dir", help="the project folder")
+    p.add_argument("--pdf", required=True, help="source document (PDF, SVG, PNG or JPEG)")
+    p.add_argument("--page", type=int, required=True, help="page number, 1-based")
+    p.add_argument("--clip", type=parse_clip, help="X0,Y0,X1,Y1 in PDF points (default: page)")
+    p.add_argument("--subject", default="", help="short factual description of the diagram")
+    p.add_argument("--tier", default="extended", choices=("core", "extended"))
+    p.add_argument("--pattern", choices=("A", "B", "C"), help="default: C with markers, else B")
+    p.add_argument("--dpi", type=int, default=200, help="render resolution (default 200)")
+    p.add_argument("--password", help="password of an encrypted PDF")
+    p.set_defaults(func=_add_item)
+
+
+def parse_clip(text: str) -> tuple[float, float, float, float]:
+    """``X0,Y0,X1,Y1`` -> a clip tuple; argparse turns the ValueError into a usage error."""
+    parts = [float(v) for v in text.split(",")]
+    if len(parts) != 4 or parts[2] <= parts[0] or parts[3] <= parts[1]:
+        raise argparse.ArgumentTypeError("clip must be X0,Y0,X1,Y1 with X1 > X0 and Y1 > Y0")
+    return (parts[0], parts[1], parts[2], parts[3])
+
 
 def _init(args: argparse.Namespace) -> int:
     from labeler.store import Project
 
     with Project.create(args.dir, name=args.name, id_prefix=args.id_prefix) as project:
         print(f"created project {project.name!r} in {project.folder}")
+    return 0
+
+
+def _add_item(args: argparse.Namespace) -> int:
+    import json
+
+    from labeler.curation import add_item_from_document, item_as_json
+    from labeler.store import Project
+
+    with Project.open(args.dir) as project:
+        item = add_item_from_document(
+            project,
+            args.pdf,
+            args.page,
+            args.clip,
+            subject=args.subject,
+            tier=args.tier,
+            pattern=args.pattern,
+            dpi=args.dpi,
+            password=args.password,
+        )
+        print(json.dumps(item_as_json(project, item), indent=2))
     return 0

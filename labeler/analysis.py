@@ -1,0 +1,243 @@
+"""The BLINDSPOT analysis over a results DataFrame (one row per item × model × condition).
+
+Input columns: ``item_id, model, condition, f1`` and, for the functions that
+need names, ``predicted_names, key_names``; ``raw_text`` is optional (decline
+rate). Everything here is a pure function of the frame, so the CLI, the GUI
+and export produce the same numbers. Conventions follow the dataset card:
+F1 in percent, ``grounded = told − no-image`` in percentage *points*,
+``recited = no-image ÷ told`` as a *percentage*; a condition that was not run
+is NaN (shown as ``—``), never zero.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import warnings
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+
+from labeler.scoring.match import score_names
+
+if TYPE_CHECKING:
+    from labeler.lexicon import Lexicon
+
+CONDITIONS: tuple[str, ...] = ("blind", "told", "desc", "no-image")
+TABLE_COLUMNS: tuple[str, ...] = ("model", *CONDITIONS, "grounded", "recited")
+
+#: Answers that refuse, or say there is no image to look at.
+DECLINE_RE = re.compile(
+    r"\b(?:cannot|can't|can ?not|unable to|not able to|i'm sorry|i am sorry|"
+    r"no (?:image|diagram|figure|picture)\b|without (?:the|an|seeing the) (?:image|diagram|figure)|"
+    r"(?:image|diagram|figure|picture) (?:is|was|has not been|hasn't been|wasn't|isn't) "
+    r"(?:not )?(?:provided|attached|included|shared|visible|available)|"
+    r"(?:don't|do not) see (?:an?|the|any) (?:image|diagram|figure|picture))",
+    re.IGNORECASE,
+)
+
+
+def _require(df: pd.DataFrame, *columns: str) -> None:
+    missing = [c for c in columns if c not in df.columns]
+    if missing:
+        raise ValueError(f"results are missing column(s): {', '.join(missing)}")
+
+
+def mean_f1(df: pd.DataFrame) -> pd.DataFrame:
+    """Mean F1 (%) per model (rows) × condition (columns, all four, NaN if not run)."""
+    _require(df, "model", "condition", "f1")
+    table = df.pivot_table(index="model", columns="condition", values="f1", aggfunc="mean")
+    return (table * 100).reindex(columns=list(CONDITIONS))
+
+
+def results_table(df: pd.DataFrame) -> pd.DataFrame:
+    """The card's results table: one row per model, sorted by ``told`` (descending)."""
+    means = mean_f1(df)
+    means["grounded"] = means["told"] - means["no-image"]
+    means["recited"] = means["no-image"] / means["told"] * 100
+    table = means.reset_index().rename_axis(columns=None)
+    table = table.sort_values(["told", "model"], ascending=[False, True], na_position="last")
+    return table.reset_index(drop=True)[list(TABLE_COLUMNS)]
+
+
+def bootstrap_ci(
+    df: pd.DataFrame, n_boot: int = 2000, seed: int = 0, level: float = 0.95
+) -> pd.DataFrame:
+    """Paired bootstrap CIs over items, per model: each condition's mean and ``grounded``.
+
+    Items are resampled once per replicate and the same draw is used for every
+    condition, so ``grounded`` keeps each item's told/no-image pairing (only
+    items run under both count for it). Seeded: the same call gives the same CIs.
+    Columns: ``model, metric, estimate, lo, hi`` (F1 in %, grounded in points).
+    """
+    _require(df, "item_id", "model", "condition", "f1")
+    rng = np.random.default_rng(seed)
+    tail = (1 - level) / 2 * 100
+    records = []
+    for model, part in df.groupby("model", sort=True):
+        wide = part.pivot_table(index="item_id", columns="condition", values="f1", aggfunc="mean")
+        wide = wide.reindex(columns=list(CONDITIONS)) * 100
+        grounded = (wide["told"] - wide["no-image"]).to_numpy()
+        matrix = np.column_stack([wide.to_numpy(), grounded])
+        draws = rng.integers(0, len(wide), size=(n_boot, len(wide)))
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN columns: condition not run
+            sampled = np.nanmean(matrix[draws], axis=1)
+            estimates = np.nanmean(matrix, axis=0)
+            lo, hi = np.nanpercentile(sampled, [tail, 100 - tail], axis=0)
+        for j, metric in enumerate((*CONDITIONS, "grounded")):
+            records.append((model, metric, estimates[j], lo[j], hi[j]))
+    return pd.DataFrame.from_records(records, columns=["model", "metric", "estimate", "lo", "hi"])
+
+
+def item_flags(df: pd.DataFrame) -> pd.DataFrame:
+    """Per item: ``recitable`` (some model F1 ≥ 0.5 with no image) and
+    ``unsolved_core`` (no model ever scored 1.0 in any condition)."""
+    _require(df, "item_id", "condition", "f1")
+    best = df.groupby("item_id")["f1"].max()
+    no_image = df[df["condition"] == "no-image"].groupby("item_id")["f1"].max()
+    flags = pd.DataFrame(index=best.index)
+    flags["recitable"] = (no_image.reindex(best.index) >= 0.5).fillna(False).astype(bool)
+    flags["unsolved_core"] = best < 1.0 - 1e-9
+    return flags
+
+
+def declined(df: pd.DataFrame) -> pd.Series:
+    """Per row: did the answer decline?
+
+    With ``raw_text`` the decline regex decides (an empty answer can also be a
+    truncated one — the readout audit's lesson — so emptiness alone is not a
+    decline when the text is known). Without raw text the only evidence is an
+    empty prediction, used as a proxy.
+    """
+    empty = df["predicted_names"].map(lambda v: not v) if "predicted_names" in df else None
+    if "raw_text" in df.columns:
+        text = df["raw_text"]
+        by_text = text.map(lambda t: bool(DECLINE_RE.search(t)) if isinstance(t, str) else False)
+        if empty is None:
+            return by_text
+        return by_text.where(text.map(lambda t: isinstance(t, str)), empty)
+    if empty is None:
+        raise ValueError("decline rate needs 'raw_text' or 'predicted_names'")
+    return empty
+
+
+def decline_rate(df: pd.DataFrame) -> pd.DataFrame:
+    """Share of answers that decline (%), per model × condition."""
+    flagged = df.assign(_declined=declined(df).astype(float) * 100)
+    table = flagged.pivot_table(
+        index="model", columns="condition", values="_declined", aggfunc="mean"
+    )
+    return table.reindex(columns=list(CONDITIONS))
+
+
+def consensus_names(df: pd.DataFrame, lexicon: Lexicon | None = None) -> pd.DataFrame:
+    """Names produced by ≥ 2 models for one item, and whether the key has them.
+
+    Names are pooled across conditions and merged with the scorer's own
+    equivalence (so ``alveoli`` and ``alveolus`` from two models are one
+    consensus name). Columns: ``item_id, name, n_models, in_key``.
+    """
+    _require(df, "item_id", "model", "predicted_names", "key_names")
+    records = []
+    for item_id, part in df.groupby("item_id", sort=True):
+        reps: list[str] = []
+        models: list[set[str]] = []
+        for model, names in zip(part["model"], part["predicted_names"], strict=True):
+            for name in names:
+                hit = score_names([name], reps, lexicon).matches if reps else []
+                if hit:
+                    models[reps.index(hit[0].key)].add(model)
+                elif name.strip():
+                    reps.append(name)
+                    models.append({model})
+        key = list(part["key_names"].iloc[0])
+        for name, who in zip(reps, models, strict=True):
+            if len(who) >= 2:
+                in_key = bool(score_names([name], key, lexicon).matches)
+                records.append((item_id, name, len(who), in_key))
+    return pd.DataFrame.from_records(records, columns=["item_id", "name", "n_models", "in_key"])
+
+
+def consensus_absent_share(df: pd.DataFrame, lexicon: Lexicon | None = None) -> float:
+    """Share (%) of consensus names that are absent from the key (the card: 31%)."""
+    names = consensus_names(df, lexicon)
+    return float((~names["in_key"]).mean() * 100) if len(names) else float("nan")
+
+
+def derangement(items: list, seed: int = 0) -> dict:
+    """A seeded map item → another item, no item mapped to itself (Sattolo's cycle)."""
+    if len(items) < 2:
+        raise ValueError("the shuffled-key control needs at least two items")
+    rng = np.random.default_rng(seed)
+    order = list(items)
+    for i in range(len(order) - 1, 0, -1):
+        j = int(rng.integers(0, i))
+        order[i], order[j] = order[j], order[i]
+    return {order[i]: order[(i + 1) % len(order)] for i in range(len(order))}
+
+
+def shuffled_key_control(
+    df: pd.DataFrame, lexicon: Lexicon | None = None, seed: int = 0
+) -> pd.DataFrame:
+    """Mean F1 (%) per model × condition when every answer is scored against
+    another item's key. A sound scorer gives near zero; a lenient one (a fuzzy
+    rule that matches anything, a parser that ignores the answer) does not.
+    """
+    _require(df, "item_id", "model", "condition", "predicted_names", "key_names")
+    keys = df.groupby("item_id")["key_names"].first().to_dict()
+    other = derangement(sorted(keys), seed)
+    f1 = [
+        score_names(list(pred), list(keys[other[item]]), lexicon).f1
+        for item, pred in zip(df["item_id"], df["predicted_names"], strict=True)
+    ]
+    return mean_f1(df.assign(f1=f1)[["model", "condition", "f1"]])
+
+
+# -- rendering -------------------------------------------------------------------
+
+
+def _cell(value: float, kind: str) -> str:
+    if value is None or pd.isna(value):
+        return "—"
+    if kind == "grounded":
+        return f"{value:+.1f}"
+    if kind == "recited":
+        return f"{value:.0f}%"
+    return f"{value:.1f}%"
+
+
+def render_markdown(table: pd.DataFrame) -> str:
+    """The card's markdown table (``55.8%``, ``+17.7``, ``71%``, ``—`` when not run)."""
+    header = "| Model | " + " | ".join(TABLE_COLUMNS[1:]) + " |"
+    lines = [header, "|" + "---|" * len(TABLE_COLUMNS)]
+    for row in table.itertuples(index=False):
+        values = dict(zip(TABLE_COLUMNS, row, strict=True))
+        cells = [_cell(values[c], c) for c in TABLE_COLUMNS[1:]]
+        lines.append(f"| {values['model']} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def render_csv(table: pd.DataFrame) -> str:
+    """CSV with numbers rounded to 0.1 (empty where a condition was not run)."""
+    return table.round(1).to_csv(index=False, lineterminator="\n")
+
+
+def render_json(table: pd.DataFrame, cis: pd.DataFrame | None = None) -> str:
+    """JSON list, one object per model; ``ci`` maps each condition and grounded to [lo, hi]."""
+
+    def number(v: float) -> float | None:
+        return None if pd.isna(v) else round(float(v), 3)
+
+    out = []
+    for row in table.to_dict(orient="records"):
+        entry = {c: (row[c] if c == "model" else number(row[c])) for c in TABLE_COLUMNS}
+        if cis is not None:
+            mine = cis[cis["model"] == row["model"]]
+            entry["ci"] = {
+                m: None if pd.isna(lo) else [number(lo), number(hi)]
+                for m, lo, hi in zip(mine["metric"], mine["lo"], mine["hi"], strict=True)
+            }
+        out.append(entry)
+    return json.dumps(out, indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,79 @@
+"""``labeler score`` and ``labeler report``: rescore results.jsonl and print the card's table."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``score`` and ``report`` sub-commands."""
+    score = subparsers.add_parser(
+        "score",
+        help="re-score results.jsonl rows from predicted_names/key_names",
+        description="Recompute f1, precision, recall, n_pred and n_key for every row of a "
+        "results.jsonl file with the synonym-aware scorer; print the rows or write them to --out.",
+    )
+    score.add_argument("results", help="results.jsonl")
+    score.add_argument("--lexicon", help="lexicon CSV (canonical,synonym,relation)")
+    score.add_argument("--out", help="write rescored rows here (atomically) instead of stdout")
+    score.set_defaults(func=_score)
+
+    report = subparsers.add_parser(
+        "report",
+        help="print the dataset card's results table from results.jsonl",
+        description="Mean F1 per model and condition, grounded contribution (told − no-image, "
+        "points) and recitation share (no-image ÷ told, %%), one row per model sorted by told.",
+    )
+    report.add_argument("results", help="results.jsonl")
+    report.add_argument("--format", choices=("markdown", "csv", "json"), default="markdown")
+    report.add_argument("--lexicon", help="rescore with this lexicon CSV before reporting")
+    report.add_argument("--seed", type=int, default=0, help="bootstrap seed for json CIs")
+    report.set_defaults(func=_report)
+
+
+def _load(args: argparse.Namespace) -> list[dict]:
+    from labeler.lexicon import Lexicon
+    from labeler.scoring.rescore import read_results, rescore_rows
+
+    rows = read_results(args.results)
+    if args.lexicon or args.command == "score":
+        lexicon = Lexicon.from_csv(args.lexicon) if args.lexicon else None
+        rows = rescore_rows(rows, lexicon)
+    return rows
+
+
+def _score(args: argparse.Namespace) -> int:
+    from labeler.atomic import write_text
+    from labeler.scoring.rescore import dump_results
+
+    text = dump_results(_load(args))
+    if args.out:
+        write_text(args.out, text)
+        print(f"rescored {text.count(chr(10))} rows -> {args.out}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    import pandas as pd
+
+    from labeler import analysis
+    from labeler.scoring.rescore import ResultsFileError
+
+    rows = _load(args)
+    if not rows:
+        raise ResultsFileError(f"{args.results} has no rows to report")
+    frame = pd.DataFrame(rows)
+    missing = [c for c in ("item_id", "model", "condition", "f1") if c not in frame.columns]
+    if missing:
+        raise ResultsFileError(f"{args.results}: rows lack {', '.join(missing)}")
+    table = analysis.results_table(frame)
+    if args.format == "markdown":
+        sys.stdout.write(analysis.render_markdown(table))
+    elif args.format == "csv":
+        sys.stdout.write(analysis.render_csv(table))
+    else:
+        sys.stdout.write(analysis.render_json(table, analysis.bootstrap_ci(frame, seed=args.seed)))
+    return 0

@@ -1,0 +1,166 @@
+"""Turn a figure region of a document into a stored item.
+
+This is the one function behind ``labeler add-item`` and the GUI's
+"Add item" action: open the document, record it as a (private) source, erase
+and harvest the clip, and store images and key in one go. Re-erasing with the
+curator's edits (text kept, boxes added or rejected) goes through here too, so
+the CLI and the GUI can never disagree about what an edit means.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from labeler.errors import LabelerError
+from labeler.store import Item, KeyEntry, Project
+
+Box = tuple[float, float, float, float]
+IMAGE_KINDS = {".png": "image", ".jpg": "image", ".jpeg": "image", ".svg": "svg"}
+
+
+def add_item_from_document(
+    project: Project,
+    path: str | Path,
+    page: int,
+    clip: Box | None = None,
+    *,
+    subject: str = "",
+    tier: str = "extended",
+    pattern: str | None = None,
+    dpi: int = 200,
+    password: str | None = None,
+    edits: Mapping[str, Sequence[Box]] | None = None,
+    marker_names: Mapping[str, str] | None = None,
+) -> Item:
+    """Erase and harvest ``clip`` of ``page`` (1-based) and store it as a draft item.
+
+    ``edits`` holds the curator's erase edits (``keep``, ``extra_boxes``,
+    ``removed_boxes``); ``marker_names`` maps printed marker letters to the
+    names the curator supplies. The pattern defaults to ``C`` when the figure
+    carries markers and ``B`` otherwise.
+    """
+    from labeler.erase import erase_figure
+    from labeler.pdf.document import open_document
+
+    path = Path(path)
+    doc = open_document(path, password=password)
+    try:
+        result = erase_figure(doc, page=page, clip=clip, dpi=dpi, **_edit_kwargs(edits))
+        page_count = doc.page_count
+    finally:
+        doc.close()
+    key = key_from_labels(result.labels, marker_names or {})
+    if pattern is None:
+        pattern = "C" if any(entry.marker for entry in key) else "B"
+    with project.transaction():
+        source = project.sources.add(
+            path, kind=IMAGE_KINDS.get(path.suffix.lower(), "pdf"), page_count=page_count
+        )
+        return project.items.add(
+            source_id=source.id,
+            page=page,
+            clip=tuple(result.clip),
+            subject=subject,
+            tier=tier,
+            pattern=pattern,
+            dpi=dpi,
+            question_png=result.question_png,
+            answer_png=result.answer_png,
+            question_pdf=result.question_pdf,
+            erase_method=result.method,
+            erase_edits=_edits_json(edits),
+            key=key,
+        )
+
+
+def reerase_item(
+    project: Project, item_id: str, edits: Mapping[str, Sequence[Box]], password: str | None = None
+) -> tuple[Item, list[KeyEntry]]:
+    """Erase the item's clip again with new edits; store the new images.
+
+    The curated key is left alone (the curator may have fixed names by hand);
+    the freshly harvested entries are returned so a view can offer them.
+    """
+    from labeler.erase import erase_figure
+    from labeler.pdf.document import open_document
+
+    item = project.items.get(item_id)
+    if item.source_id is None or item.page is None:
+        raise LabelerError(f"item {item_id} has no source document to erase again")
+    source = project.sources.get(item.source_id)
+    doc = open_document(source.path, password=password)
+    try:
+        result = erase_figure(
+            doc, page=item.page, clip=item.clip, dpi=item.dpi, **_edit_kwargs(edits)
+        )
+    finally:
+        doc.close()
+    item = project.items.set_images(
+        item_id,
+        question_png=result.question_png,
+        answer_png=result.answer_png,
+        question_pdf=result.question_pdf,
+        erase_method=result.method,
+        erase_edits=_edits_json(edits),
+    )
+    return item, key_from_labels(result.labels, {})
+
+
+def key_from_labels(labels: Sequence[Any], marker_names: Mapping[str, str]) -> list[KeyEntry]:
+    """Harvested labels -> key entries; a marker's name comes from ``marker_names``."""
+    key = []
+    for label in labels:
+        name = marker_names.get(label.marker, "") if label.marker else label.text
+        key.append(
+            KeyEntry(
+                name=name,
+                bbox=tuple(label.bbox),
+                anchor=label.anchor,
+                marker=label.marker,
+                origin=label.kind,
+            )
+        )
+    return key
+
+
+def item_as_json(project: Project, item: Item) -> dict[str, Any]:
+    """The item with its key as plain JSON (what ``add-item`` prints)."""
+    return {
+        "id": item.id,
+        "page": item.page,
+        "clip": list(item.clip) if item.clip else None,
+        "subject": item.subject,
+        "tier": item.tier,
+        "pattern": item.pattern,
+        "status": item.status,
+        "erase_method": item.erase_method,
+        "question": str(project.assets.path(item.question_asset)) if item.question_asset else None,
+        "answer": str(project.assets.path(item.answer_asset)) if item.answer_asset else None,
+        "key": [
+            {
+                "name": e.name,
+                "bbox": list(e.bbox) if e.bbox else None,
+                "anchor": list(e.anchor) if e.anchor else None,
+                "marker": e.marker,
+                "origin": e.origin,
+            }
+            for e in project.items.key(item.id)
+        ],
+    }
+
+
+def _edit_kwargs(edits: Mapping[str, Sequence[Box]] | None) -> dict[str, tuple[Box, ...]]:
+    edits = edits or {}
+    unknown = set(edits) - {"keep", "extra_boxes", "removed_boxes"}
+    if unknown:
+        raise LabelerError(f"unknown erase edit(s): {', '.join(sorted(unknown))}")
+    return {
+        k: tuple(tuple(b) for b in edits.get(k, ()))
+        for k in ("keep", "extra_boxes", "removed_boxes")
+    }
+
+
+def _edits_json(edits: Mapping[str, Sequence[Box]] | None) -> dict[str, list[list[float]]]:
+    return {k: [list(b) for b in v] for k, v in _edit_kwargs(edits).items() if v}

@@ -1,0 +1,214 @@
+"""The export's README.md: a Hugging Face dataset card like the reference card.
+
+The YAML front matter declares ``dataset_info.features`` from
+:data:`~labeler.export.schema.RESULT_FIELDS` (so ``datasets.load_dataset``
+casts every row to exactly those types) and points the default config at
+``results.jsonl``. The body's counts and results table are computed from the
+exported rows, and the prompts come from :func:`labeler.prompts.build_prompt`,
+the same text the runner sends. Nothing time-dependent is written, so
+re-exporting unchanged data gives an identical card.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from labeler.export.rows import Row
+from labeler.export.schema import (
+    CARD_FILE,
+    ITEM_FIELDS,
+    ITEMS_FILE,
+    RESULT_FIELDS,
+    RESULTS_FILE,
+    SAMPLE_FILE,
+    SAMPLE_ROWS,
+    Field,
+)
+from labeler.prompts import CONDITIONS, build_prompt
+
+TAGS = (
+    "benchmark",
+    "biology",
+    "diagram-understanding",
+    "vision-language",
+    "no-image-control",
+    "grounding",
+)
+DEFAULT_LICENSE = "cc-by-nc-4.0"
+
+_PROMPT_HEADINGS = {
+    "blind": "image attached, subject unknown",
+    "told": "image attached, subject disclosed (`{subject}` = per-item string)",
+    "desc": "image attached, verbose subject description",
+    "no-image": "**no image attached**, subject disclosed — byte-identical to `told` on purpose",
+}
+
+
+@dataclass(frozen=True)
+class CardInfo:
+    """What the card says about the dataset as a whole."""
+
+    pretty_name: str
+    id_prefix: str
+    license: str = DEFAULT_LICENSE
+
+
+def render_card(
+    info: CardInfo, results: Sequence[Row], items: Sequence[Row], results_bytes: int
+) -> str:
+    """The full README.md text."""
+    return _front_matter(info, len(results), results_bytes) + _body(info, results, items)
+
+
+def _q(text: str) -> str:
+    """A YAML double-quoted scalar (JSON string syntax is valid YAML)."""
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _feature(f: Field) -> list[str]:
+    if f.type == "list[string]":
+        return [f"    - name: {f.name}", "      sequence: string"]
+    return [f"    - name: {f.name}", f"      dtype: {f.type}"]
+
+
+def _front_matter(info: CardInfo, n_rows: int, results_bytes: int) -> str:
+    lines = [
+        "---",
+        f"license: {info.license}",
+        "task_categories:",
+        "  - visual-question-answering",
+        "language:",
+        "  - en",
+        "tags:",
+        *(f"  - {t}" for t in TAGS),
+        f"pretty_name: {_q(info.pretty_name)}",
+        "dataset_info:",
+        "  features:",
+        *(line for f in RESULT_FIELDS for line in _feature(f)),
+        "  splits:",
+        "    - name: train",
+        f"      num_bytes: {results_bytes}",
+        f"      num_examples: {n_rows}",
+        f"  download_size: {results_bytes}",
+        f"  dataset_size: {results_bytes}",
+        "configs:",
+        "  - config_name: default",
+        "    data_files:",
+        "      - split: train",
+        f"        path: {RESULTS_FILE}",
+        "---",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def _schema_table(fields: Sequence[Field]) -> str:
+    lines = ["| Field | Type | Description |", "|---|---|---|"]
+    lines += [f"| `{f.name}` | {_cell(f.type)} | {_cell(f.description)} |" for f in fields]
+    return "\n".join(lines)
+
+
+def _cell(text: str) -> str:
+    """Escape pipes so a type like ``string|null`` stays in one table cell."""
+    return text.replace("|", "\\|")
+
+
+def _results_table(results: Sequence[Row]) -> str:
+    if not results:
+        return "No scored responses yet."
+    import pandas as pd
+
+    from labeler.analysis import render_markdown, results_table
+
+    frame = pd.DataFrame(results, columns=["item_id", "model", "condition", "f1"])
+    return render_markdown(results_table(frame)).rstrip("\n")
+
+
+def _prompts() -> str:
+    blocks = []
+    for condition in CONDITIONS:
+        blocks.append(f"**`{condition}`** — {_PROMPT_HEADINGS[condition]}:")
+        blocks.append("```\n" + build_prompt(condition, "{subject}") + "\n```")
+    return "\n\n".join(blocks)
+
+
+def _body(info: CardInfo, results: Sequence[Row], items: Sequence[Row]) -> str:
+    models = sorted({r["model"] for r in results})
+    conditions = [c for c in CONDITIONS if any(r["condition"] == c for r in results)]
+    sample = min(SAMPLE_ROWS, len(results))
+    return f"""
+# {info.pretty_name}
+
+A model is shown an **unlabelled** diagram and must name every part a leader line points to.
+The labelled original is the answer key. The `no-image` condition repeats the `told` prompt
+with the picture removed: whatever a model still scores there came from memory alone.
+
+## Dataset structure
+
+This dataset contains **{len(results):,} scored responses** across {len(models)} models,
+{len(conditions)} conditions, and {len(items):,} benchmark items. Source images are not
+distributed; only scores, predicted names and answer keys are released.
+
+### Files
+
+| File | Description |
+|---|---|
+| `{RESULTS_FILE}` | One row per (item, model, condition) — {len(results):,} rows |
+| `{ITEMS_FILE}` | One row per benchmark item — {len(items):,} rows with aggregate metadata |
+| `{SAMPLE_FILE}` | {sample}-row public preview |
+| `{CARD_FILE}` | This card |
+
+### Schema — `{RESULTS_FILE}`
+
+{_schema_table(RESULT_FIELDS)}
+
+### Schema — `{ITEMS_FILE}`
+
+{_schema_table(ITEM_FIELDS)}
+
+To re-score, load each item's `synonyms` as `key name = synonym` lexicon rows and its
+`distinct` lists as `key name ≠ name` rows.
+
+### The four conditions
+
+| Condition | Model receives | Isolates |
+|---|---|---|
+| `blind` | Unlabelled diagram only | Visual recognition |
+| `told` | Diagram + subject name | Naming, given recognition |
+| `desc` | Diagram + long subject description | Does verbosity help? |
+| `no-image` | Subject name, **no picture** | **Prior knowledge alone — the control** |
+
+```
+grounded contribution = told − no-image   (percentage points)
+recitation share      = no-image ÷ told   (%)
+```
+
+### Prompts — verbatim, as sent
+
+The `condition` column is only reproducible with the exact prompt text. All four prompts
+share the same JSON output schema; only the opening instruction differs.
+
+{_prompts()}
+
+## Results
+
+Mean name-set F1 per model and condition; `grounded` in points, `recited` as a share.
+
+{_results_table(results)}
+
+## Identifiers
+
+Public item IDs (`{info.id_prefix}-N`) are deliberately opaque: they are numbered in the
+order of a salted hash of the internal ID, so the numbering does not cluster by source, and
+an item keeps its number across releases. The mapping to sources is private.
+
+## Scoring
+
+Responses are scored with a synonym-aware name-set F1: exact and normalised matches,
+Latin/Greek plurals, lexicon synonyms, and guarded fuzzy matching (≥7 characters, first 3
+identical, ≤3 length difference, ≥0.86 similarity); `distinct` lexicon rows veto plural,
+synonym and fuzzy matches. `unsolved_core` is true when no model reached F1 = 1 in any
+condition; `recitable` when at least one model reached F1 ≥ 0.5 under `no-image`.
+"""

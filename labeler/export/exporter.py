@@ -1,0 +1,173 @@
+"""One export: choose items, number them, build and validate every file, then write.
+
+The whole export runs in one project transaction: new public numbers are
+committed only if the files were written, so a failed export changes neither
+the folder nor the project.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from labeler.errors import ExportError
+from labeler.export.card import DEFAULT_LICENSE, CardInfo, render_card
+from labeler.export.ids import assign_public_ids
+from labeler.export.items import item_rows
+from labeler.export.rows import Row, dump_jsonl, public_number, result_rows
+from labeler.export.schema import (
+    CARD_FILE,
+    ITEMS_FILE,
+    PROVENANCE_FILE,
+    RESULTS_FILE,
+    SAMPLE_FILE,
+    SAMPLE_ROWS,
+)
+from labeler.export.validate import check_no_leaks, validate_items, validate_results
+from labeler.export.writer import write_export
+from labeler.results import load_results
+from labeler.store import Item, Project
+
+MIN_TITLE_LEN = 12
+MIN_ID_LEN = 8
+
+
+@dataclass(frozen=True)
+class ExportReport:
+    """What an export wrote, for the CLI to print and the GUI to show."""
+
+    folder: Path
+    files: dict[str, int] = field(
+        default_factory=dict
+    )  # relative path -> rows (or bytes for the card)
+    n_items: int = 0
+    n_rows: int = 0
+    n_models: int = 0
+    new_ids: int = 0
+    skipped_unanswered: int = 0
+    private: bool = False
+
+
+def default_folder(project: Project) -> Path:
+    """``exports/<project-name>/`` under the current folder."""
+    return Path("exports") / project.name
+
+
+def select_items(project: Project, *, only_ready: bool = False) -> list[Item]:
+    """Exported items: never ``excluded``; only ``ready`` ones with ``only_ready``."""
+    items = [i for i in project.items.list() if i.status != "excluded"]
+    return [i for i in items if i.status == "ready"] if only_ready else items
+
+
+def export_project(
+    project: Project,
+    out: str | os.PathLike[str] | None = None,
+    *,
+    private: bool = False,
+    only_ready: bool = False,
+) -> ExportReport:
+    """Export the project's items and latest scored responses to ``out``."""
+    folder = Path(out) if out is not None else default_folder(project)
+    items = select_items(project, only_ready=only_ready)
+    if not items:
+        which = "ready " if only_ready else ""
+        raise ExportError(
+            f"nothing to export: the project has no {which}items that are not excluded"
+        )
+    with project.transaction():
+        before = project.db.execute("SELECT COUNT(*) FROM public_ids").fetchone()[0]
+        public = assign_public_ids(project, [i.id for i in items])
+        new_ids = project.db.execute("SELECT COUNT(*) FROM public_ids").fetchone()[0] - before
+        cells = load_results(project, list(public))
+        answered = [c for c in cells if c.answered]
+        results = result_rows(answered, public)
+        items_out = item_rows(project, items, answered, public)
+        files = _files(project, results, items_out)
+        by_id = validate_items(items_out, project.id_prefix)
+        validate_results(results, by_id)
+        check_no_leaks(files, _private_strings(project))
+        if private:
+            files[PROVENANCE_FILE] = dump_jsonl(_provenance(project, items, public))
+        write_export(folder, files)
+    return ExportReport(
+        folder=folder,
+        files={
+            RESULTS_FILE: len(results),
+            ITEMS_FILE: len(items_out),
+            SAMPLE_FILE: min(SAMPLE_ROWS, len(results)),
+            CARD_FILE: len(files[CARD_FILE]),
+            **({PROVENANCE_FILE: len(items)} if private else {}),
+        },
+        n_items=len(items_out),
+        n_rows=len(results),
+        n_models=len({r["model"] for r in results}),
+        new_ids=new_ids,
+        skipped_unanswered=len(cells) - len(answered),
+        private=private,
+    )
+
+
+def _files(project: Project, results: list[Row], items: list[Row]) -> dict[str, bytes]:
+    results_bytes = dump_jsonl(results)
+    info = CardInfo(
+        pretty_name=project.get_meta("pretty_name") or project.name,
+        id_prefix=project.id_prefix,
+        license=project.get_meta("license") or DEFAULT_LICENSE,
+    )
+    card = render_card(info, results, items, len(results_bytes))
+    return {
+        RESULTS_FILE: results_bytes,
+        ITEMS_FILE: dump_jsonl(items),
+        SAMPLE_FILE: dump_jsonl(results[:SAMPLE_ROWS]),
+        CARD_FILE: card.encode("utf-8"),
+    }
+
+
+def _private_strings(project: Project) -> list[str]:
+    """Text that must never appear in a public file.
+
+    File names are searched with their extension and titles only when long, and
+    internal ids only when at least 8 characters: a bare stem or a one-word title
+    ("biology") is ordinary text that the card's own prompts contain.
+    """
+    out: list[str] = []
+    for s in project.sources.all():
+        out += [s.path, Path(s.path).name, s.sha256]
+        if len(s.title) >= MIN_TITLE_LEN:
+            out.append(s.title)
+    out += [i.id for i in project.items.list() if len(i.id) >= MIN_ID_LEN]
+    return out
+
+
+def _provenance(project: Project, items: list[Item], public: dict[str, str]) -> list[Row]:
+    """The private map back to sources, for the team only (``--private``)."""
+    sources = {s.id: s for s in project.sources.all()}
+    rows = []
+    for item in items:
+        source = sources.get(item.source_id)
+        rows.append(
+            {
+                "item_id": public[item.id],
+                "internal_id": item.id,
+                "source_path": source.path if source else None,
+                "source_title": source.title if source else None,
+                "sha256": source.sha256 if source else None,
+                "page": item.page,
+                "clip": list(item.clip) if item.clip else None,
+            }
+        )
+    return sorted(rows, key=lambda r: public_number(r["item_id"]))
+
+
+def report_lines(report: ExportReport) -> list[str]:
+    """Human-readable summary of an export."""
+    lines = [f"exported {report.n_items} items, {report.n_rows} rows, {report.n_models} models"]
+    lines += [f"  {report.folder / name}  ({count})" for name, count in report.files.items()]
+    if report.new_ids:
+        lines.append(f"  {report.new_ids} item(s) got new public IDs")
+    if report.skipped_unanswered:
+        lines.append(f"  {report.skipped_unanswered} cell(s) left out: API error, no answer")
+    if report.private:
+        lines.append(f"  PRIVATE: {PROVENANCE_FILE} maps public IDs to sources; do not publish")
+    return lines

@@ -1,0 +1,133 @@
+"""items.jsonl rows: one per exported item, with what others need to re-score.
+
+Besides the key, each row lists, per key name, every lexicon name the scorer
+accepted as the same part (``synonyms``) and every name a ``distinct`` row kept
+apart from it (``distinct``). Loading those as per-item lexicon rows
+(``key name, synonym, same`` / ``key name, other, distinct``) reproduces the
+project's scores exactly, which is what makes a published export re-scorable
+and importable (:mod:`labeler.export.importer`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+
+from labeler.export.rows import Row, public_number
+from labeler.lexicon import Lexicon
+from labeler.prompts import CONDITIONS
+from labeler.results import ItemFlags, ScoredCell, key_names, project_lexicon
+from labeler.scoring import score_names
+from labeler.scoring.normalize import normalize
+from labeler.scoring.plurals import name_forms
+from labeler.store import Item, KeyEntry, Project
+
+
+class LexiconTerms:
+    """The lexicon's surface names grouped by synonym group, for listing a name's synonyms."""
+
+    def __init__(self, lexicon: Lexicon) -> None:
+        self.index = lexicon.index
+        self.by_group: dict[int, set[str]] = defaultdict(set)
+        for row in lexicon.rows():
+            for surface in (row.canonical, row.synonym):
+                for gid in self._groups(surface):
+                    self.by_group[gid].add(surface)
+
+    def synonyms(self, name: str) -> list[str]:
+        """Other names in ``name``'s synonym group(s)."""
+        return self._names(self._groups(name), name)
+
+    def distinct(self, name: str) -> list[str]:
+        """Names a ``distinct`` row separates from ``name``."""
+        mine = self._groups(name)
+        vetoed = {b for a, b in self.index.distinct if a in mine}
+        return self._names(vetoed, name)
+
+    def _groups(self, name: str) -> frozenset[int]:
+        return self.index.groups(name_forms(normalize(name)))
+
+    def _names(self, groups: Iterable[int], name: str) -> list[str]:
+        """Surfaces of ``groups``, one per normal form, without ``name`` itself; sorted."""
+        own = normalize(name)
+        chosen: dict[str, str] = {}
+        for surface in sorted({s for g in groups for s in self.by_group[g]}):
+            form = normalize(surface)
+            if form != own:
+                chosen.setdefault(form, surface)
+        return sorted(chosen.values(), key=lambda s: (normalize(s), s))
+
+
+def markers(entries: Sequence[KeyEntry]) -> dict[str, str | None] | None:
+    """Marker letter -> key name (``None`` if unnamed); ``None`` when the item has no markers."""
+    found: dict[str, str | None] = {}
+    for e in entries:
+        if e.marker and e.marker not in found:
+            found[e.marker] = e.name or None
+    return found or None
+
+
+def mean_f1(cells: Iterable[ScoredCell]) -> dict[str, float | None]:
+    """Per condition, the mean F1 over models (fixed summation order, so re-exports match)."""
+    by_condition: dict[str, list[tuple[str, float]]] = defaultdict(list)
+    for c in cells:
+        by_condition[c.condition].append((c.model, c.f1))
+    out: dict[str, float | None] = {}
+    for condition in CONDITIONS:
+        values = [f1 for _, f1 in sorted(by_condition.get(condition, []))]
+        out[condition] = math.fsum(values) / len(values) if values else None
+    return out
+
+
+def item_row(
+    item: Item,
+    public_id: str,
+    entries: Sequence[KeyEntry],
+    terms: LexiconTerms,
+    lexicon: Lexicon,
+    cells: Sequence[ScoredCell],
+    flags: ItemFlags,
+) -> Row:
+    """The published row of one item (no source, page, clip or internal id)."""
+    names = list(key_names(entries))
+    return {
+        "item_id": public_id,
+        "subject": item.subject,
+        "tier": item.tier,
+        "pattern": item.pattern,
+        "n_key": score_names([], names, lexicon).n_key,
+        "key_names": names,
+        "markers": markers(entries),
+        "synonyms": {n: terms.synonyms(n) for n in names},
+        "distinct": {n: terms.distinct(n) for n in names},
+        "unsolved_core": flags.unsolved_core,
+        "recitable": flags.recitable,
+        "mean_f1": mean_f1(cells),
+    }
+
+
+def item_rows(
+    project: Project,
+    items: Sequence[Item],
+    cells: Sequence[ScoredCell],
+    public_ids: Mapping[str, str],
+) -> list[Row]:
+    """Rows for ``items`` in public-number order; flags come from the scored cells."""
+    keys = project.items.keys()
+    by_item: dict[str, list[ScoredCell]] = defaultdict(list)
+    for c in cells:
+        by_item[c.item_id].append(c)
+    unrun = ItemFlags(unsolved_core=True, recitable=False)
+    terms: dict[Lexicon, LexiconTerms] = {}  # keyed by object: lexicons are shared per rows
+    rows = []
+    for item in items:
+        lexicon = project_lexicon(project, item.id)
+        found = terms.get(lexicon)
+        if found is None:
+            found = terms[lexicon] = LexiconTerms(lexicon)
+        mine = by_item.get(item.id, [])
+        flags = ItemFlags(mine[0].unsolved_core, mine[0].recitable) if mine else unrun
+        entries = keys.get(item.id, [])
+        rows.append(item_row(item, public_ids[item.id], entries, found, lexicon, mine, flags))
+    return sorted(rows, key=lambda r: public_number(r["item_id"]))

@@ -1,0 +1,199 @@
+"""Schema validation of an export, run on the rows in memory before anything is written.
+
+A published dataset is loaded by strangers with strict loaders (Hugging Face
+``datasets`` casts every row to the declared features), so a wrong type, an
+extra field or an internal id in one row must stop the export, with a message
+that names the file, row and field. :func:`check_no_leaks` is the last guard
+on privacy: the public files are searched for private strings (source paths,
+file names, book titles, internal ids).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from labeler.errors import ExportError
+from labeler.export.schema import ITEM_FIELDS, PROVENANCE_FILE, RESULT_FIELDS, Field
+from labeler.prompts import CONDITIONS
+from labeler.store.records import PATTERNS, TIERS
+
+MAX_REPORTED = 10
+#: Private strings shorter than this are too generic to search for.
+MIN_SECRET_LEN = 4
+
+
+def _is_str(v: Any) -> bool:
+    return isinstance(v, str)
+
+
+def _is_float(v: Any) -> bool:
+    return isinstance(v, float) and math.isfinite(v)
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_bool(v: Any) -> bool:
+    return isinstance(v, bool)
+
+
+def _is_names(v: Any) -> bool:
+    return isinstance(v, list) and all(isinstance(x, str) for x in v)
+
+
+def _is_map(value_ok: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    return lambda v: (
+        isinstance(v, dict) and all(isinstance(k, str) and value_ok(x) for k, x in v.items())
+    )
+
+
+CHECKS: dict[str, Callable[[Any], bool]] = {
+    "string": _is_str,
+    "float64": _is_float,
+    "int64": _is_int,
+    "bool": _is_bool,
+    "list[string]": _is_names,
+    "map[string, string|null]|null": lambda v: (
+        v is None or _is_map(lambda x: x is None or _is_str(x))(v)
+    ),
+    "map[string, list[string]]": _is_map(_is_names),
+    "map[string, float64|null]": _is_map(lambda x: x is None or _is_float(x)),
+}
+
+
+class _Problems:
+    """Collects problems; raises one ExportError listing the first few."""
+
+    def __init__(self) -> None:
+        self.found: list[str] = []
+
+    def add(self, where: str, message: str) -> None:
+        self.found.append(f"{where}: {message}")
+
+    def raise_if_any(self) -> None:
+        if not self.found:
+            return
+        shown = "; ".join(self.found[:MAX_REPORTED])
+        more = len(self.found) - MAX_REPORTED
+        suffix = f" (and {more} more)" if more > 0 else ""
+        raise ExportError(f"export not written, {len(self.found)} problem(s): {shown}{suffix}")
+
+
+def _check_shape(row: Any, fields: Sequence[Field], where: str, problems: _Problems) -> bool:
+    if not isinstance(row, dict):
+        problems.add(where, "not a JSON object")
+        return False
+    names = [f.name for f in fields]
+    if list(row) != names:
+        extra = [k for k in row if k not in names]
+        missing = [n for n in names if n not in row]
+        detail = ", ".join(
+            part
+            for part in (
+                f"unexpected {extra}" if extra else "",
+                f"missing {missing}" if missing else "",
+            )
+            if part
+        )
+        problems.add(where, f"fields must be exactly {names} in that order ({detail or 'order'})")
+        return False
+    ok = True
+    for f in fields:
+        if not CHECKS[f.type](row[f.name]):
+            problems.add(where, f"{f.name!r} must be {f.type}, got {row[f.name]!r}")
+            ok = False
+    return ok
+
+
+def _check_fraction(value: Any, name: str, where: str, problems: _Problems) -> None:
+    if value is not None and not 0.0 <= value <= 1.0:
+        problems.add(where, f"{name!r} must be between 0 and 1, got {value!r}")
+
+
+def validate_items(rows: Sequence[Any], prefix: str) -> dict[str, dict]:
+    """Check items.jsonl rows; returns them by item_id. Raises ExportError."""
+    problems, by_id = _Problems(), {}
+    pattern = re.compile(rf"{re.escape(prefix)}-[1-9][0-9]*")
+    for n, row in enumerate(rows, start=1):
+        where = f"items.jsonl row {n}"
+        if not _check_shape(row, ITEM_FIELDS, where, problems):
+            continue
+        where += f" ({row['item_id']})"
+        if not pattern.fullmatch(row["item_id"]):
+            problems.add(where, f"item_id must look like {prefix}-N")
+        if row["item_id"] in by_id:
+            problems.add(where, "item_id appears twice")
+        by_id[row["item_id"]] = row
+        if row["tier"] not in TIERS:
+            problems.add(where, f"tier must be one of {TIERS}")
+        if row["pattern"] not in PATTERNS:
+            problems.add(where, f"pattern must be one of {PATTERNS}")
+        if not row["key_names"] or row["n_key"] < 1:
+            problems.add(where, "the item has no answer key; add key names or mark it excluded")
+        if row["n_key"] > len(row["key_names"]):
+            problems.add(where, "n_key is larger than the number of key names")
+        for name in ("synonyms", "distinct"):
+            if set(row[name]) != set(row["key_names"]):
+                problems.add(where, f"{name!r} must have one entry per key name")
+        for letter, name in (row["markers"] or {}).items():
+            if name is not None and name not in row["key_names"]:
+                problems.add(where, f"marker {letter} names {name!r}, which is not a key name")
+        if tuple(row["mean_f1"]) != CONDITIONS:
+            problems.add(where, f"mean_f1 must have exactly the conditions {CONDITIONS}")
+        for condition, value in row["mean_f1"].items():
+            _check_fraction(value, f"mean_f1.{condition}", where, problems)
+    problems.raise_if_any()
+    return by_id
+
+
+def validate_results(rows: Sequence[Any], items: Mapping[str, dict]) -> None:
+    """Check results.jsonl rows against the schema and their items. Raises ExportError."""
+    problems, seen = _Problems(), set()
+    copied = ("subject", "tier", "key_names", "unsolved_core", "recitable")
+    for n, row in enumerate(rows, start=1):
+        where = f"results.jsonl row {n}"
+        if not _check_shape(row, RESULT_FIELDS, where, problems):
+            continue
+        cell = (row["item_id"], row["model"], row["condition"])
+        where += " ({}, {}, {})".format(*cell)
+        if cell in seen:
+            problems.add(where, "the same (item, model, condition) appears twice")
+        seen.add(cell)
+        if not row["model"]:
+            problems.add(where, "model is empty")
+        if row["condition"] not in CONDITIONS:
+            problems.add(where, f"condition must be one of {CONDITIONS}")
+        for name in ("f1", "precision", "recall"):
+            _check_fraction(row[name], name, where, problems)
+        for name in ("n_pred", "n_key"):
+            if row[name] < 0:
+                problems.add(where, f"{name!r} must not be negative")
+        item = items.get(row["item_id"])
+        if item is None:
+            problems.add(where, "item_id is not in items.jsonl")
+            continue
+        for name in copied:
+            if row[name] != item[name]:
+                problems.add(where, f"{name!r} differs from the item's ({item[name]!r})")
+    problems.raise_if_any()
+
+
+def check_no_leaks(files: Mapping[str, bytes], secrets: Iterable[str]) -> None:
+    """Refuse if a public file contains a private string (case-insensitive)."""
+    kept = [s for s in secrets if s and len(s.strip()) >= MIN_SECRET_LEN]
+    # as written in JSON too: a Windows path's backslashes are doubled there
+    needles = sorted({v.casefold() for s in kept for v in (s, json.dumps(s)[1:-1])})
+    problems = _Problems()
+    for name, data in sorted(files.items()):
+        if name == PROVENANCE_FILE:
+            continue
+        text = data.decode("utf-8", errors="replace").casefold()
+        for needle in needles:
+            if needle in text:
+                problems.add(name, f"contains private text {needle!r} (source name, title or id)")
+    problems.raise_if_any()

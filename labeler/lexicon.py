@@ -1,0 +1,278 @@
+"""The synonym lexicon that curators grow while reviewing.
+
+A lexicon is a list of rows ``(canonical, synonym, relation)``. ``same`` rows
+join names into synonym groups (transitively, and across singular/plural, so
+``mitral valve = bicuspid valve`` and ``bicuspid valves = left AV valve`` make
+one group). ``distinct`` rows veto a match the plural or fuzzy rules would
+otherwise make (``nucleus`` / ``nucleolus`` pass the fuzzy guards at 0.875).
+
+Projects keep one global lexicon and per-item additions layered over it
+(:meth:`Lexicon.with_rows`). Edits return their inverse so the GUI's undo stack
+can replay them. The CSV codec is ``canonical,synonym,relation`` with an empty
+relation meaning ``same``; saves are atomic.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Literal
+
+from labeler.atomic import write_text
+from labeler.errors import ConfigError
+from labeler.scoring.normalize import normalize
+from labeler.scoring.plurals import name_forms
+
+Relation = Literal["same", "distinct"]
+RELATIONS: tuple[str, ...] = ("same", "distinct")
+HEADER = ("canonical", "synonym", "relation")
+
+
+@dataclass(frozen=True)
+class LexiconRow:
+    """One lexicon entry; ``relation`` is ``same`` or ``distinct``."""
+
+    canonical: str
+    synonym: str
+    relation: Relation = "same"
+
+
+@dataclass(frozen=True)
+class Edit:
+    """An edit operation: ``add`` or ``remove`` one row. Applying returns the inverse."""
+
+    action: Literal["add", "remove"]
+    row: LexiconRow
+
+
+def _row(canonical: str, synonym: str, relation: str | None, where: str) -> LexiconRow:
+    canonical, synonym = (canonical or "").strip(), (synonym or "").strip()
+    relation = (relation or "").strip().lower() or "same"
+    if relation not in RELATIONS:
+        raise ConfigError(f"{where}: relation must be 'same' or 'distinct', not {relation!r}")
+    if not normalize(canonical) or not normalize(synonym):
+        raise ConfigError(f"{where}: both 'canonical' and 'synonym' need a name")
+    return LexiconRow(canonical, synonym, relation)  # type: ignore[arg-type]
+
+
+class _Index:
+    """Lookup tables derived from the rows; rebuilt whenever the rows change.
+
+    ``group_of`` maps every singular reading of every lexicon term to a group
+    id (union-find root), so lookups work for plural surfaces too. ``distinct``
+    holds vetoed pairs of group ids. ``groups(name_forms)`` is memoised, which
+    is what keeps live rescoring of thousands of cells fast.
+    """
+
+    def __init__(self, rows: Iterable[LexiconRow]) -> None:
+        parent: dict[str, str] = {}
+
+        def find(x: str) -> str:
+            parent.setdefault(x, x)
+            while parent[x] != x:
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            return x
+
+        def union_all(forms: Iterable[str]) -> None:
+            roots = [find(f) for f in forms]
+            for other in roots[1:]:
+                parent[find(other)] = find(roots[0])
+
+        rows = list(rows)
+        for row in rows:
+            forms = name_forms(normalize(row.canonical)) | name_forms(normalize(row.synonym))
+            union_all(forms if row.relation == "same" else ())
+            union_all(name_forms(normalize(row.canonical)))
+            union_all(name_forms(normalize(row.synonym)))
+        roots = sorted({find(f) for f in parent})
+        ids = {root: i for i, root in enumerate(roots)}
+        self.group_of: dict[str, int] = {f: ids[find(f)] for f in parent}
+        distinct: set[tuple[int, int]] = set()
+        for row in rows:
+            if row.relation != "distinct":
+                continue
+            a = self.group_of[next(iter(name_forms(normalize(row.canonical))))]
+            b = self.group_of[next(iter(name_forms(normalize(row.synonym))))]
+            if a == b:
+                raise ConfigError(
+                    f"lexicon says {row.canonical!r} and {row.synonym!r} are distinct, but other "
+                    "'same' rows join them; remove one of the conflicting rows"
+                )
+            distinct.update(((a, b), (b, a)))
+        self.distinct = frozenset(distinct)
+        self._cache: dict[frozenset[str], frozenset[int]] = {}
+        #: prepared answer keys, filled by the scorer (valid as long as this index)
+        self.prepared: dict[tuple[str, ...], object] = {}
+
+    def groups(self, forms: frozenset[str]) -> frozenset[int]:
+        """Group ids of a name given its singular readings (empty if unknown)."""
+        found = self._cache.get(forms)
+        if found is None:
+            found = frozenset(self.group_of[f] for f in forms if f in self.group_of)
+            self._cache[forms] = found
+        return found
+
+
+class Lexicon:
+    """Synonym groups and distinct pairs; see the module docstring."""
+
+    def __init__(self, rows: Iterable[LexiconRow] = ()) -> None:
+        self._rows: list[LexiconRow] = []
+        self._keys: set[tuple[str, str, str]] = set()
+        for row in rows:
+            self._insert(row)
+        self.index  # noqa: B018 - validate now: a conflicting lexicon fails on load
+
+    # -- construction and codec -------------------------------------------------
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[tuple[str, str, str | None] | LexiconRow]) -> Lexicon:
+        """Build from ``(canonical, synonym, relation)`` tuples (relation may be ``None``/``""``)."""
+        checked = []
+        for n, item in enumerate(rows, start=1):
+            canonical, synonym, *rest = item if not isinstance(item, LexiconRow) else (
+                item.canonical, item.synonym, item.relation)
+            checked.append(_row(canonical, synonym, rest[0] if rest else None, f"row {n}"))
+        return cls(checked)
+
+    @classmethod
+    def from_csv(cls, path: str | os.PathLike[str]) -> Lexicon:
+        """Read a ``canonical,synonym,relation`` CSV; errors name the file and line."""
+        path = Path(path)
+        try:
+            text = path.read_text(encoding="utf-8-sig")
+        except OSError as exc:
+            raise ConfigError(f"cannot read lexicon {path}: {exc.strerror or exc}") from exc
+        except UnicodeDecodeError as exc:
+            raise ConfigError(f"lexicon {path} is not UTF-8 text; save it as UTF-8 CSV") from exc
+        reader = csv.DictReader(io.StringIO(text))
+        fields = [f.strip().lower() for f in reader.fieldnames or ()]
+        if fields[:2] != ["canonical", "synonym"]:
+            raise ConfigError(
+                f"lexicon {path} must start with the header 'canonical,synonym,relation'"
+            )
+        reader.fieldnames = fields
+        rows = [
+            _row(r["canonical"], r["synonym"], r.get("relation"), f"{path}, line {reader.line_num}")
+            for r in reader
+            if any((v or "").strip() for k, v in r.items() if k is not None)
+        ]
+        return cls(rows)
+
+    def to_csv(self, path: str | os.PathLike[str]) -> None:
+        """Write atomically: a crash leaves the old file or the new one, never half."""
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(HEADER)
+        writer.writerows((r.canonical, r.synonym, r.relation) for r in self._rows)
+        write_text(path, buffer.getvalue())
+
+    def rows(self) -> list[LexiconRow]:
+        """The rows in insertion order."""
+        return list(self._rows)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __iter__(self) -> Iterator[LexiconRow]:
+        return iter(self.rows())
+
+    # -- layering, merge, search ------------------------------------------------
+
+    def merge(self, other: Lexicon | Iterable[LexiconRow]) -> Lexicon:
+        """A new lexicon with this one's rows followed by ``other``'s new rows."""
+        extra = other.rows() if isinstance(other, Lexicon) else list(other)
+        return Lexicon([*self._rows, *(r for r in extra if self._key(r) not in self._keys)])
+
+    def with_rows(self, item_rows: Iterable[tuple[str, str, str | None] | LexiconRow]) -> Lexicon:
+        """The global lexicon with one item's additions layered on top (self is unchanged)."""
+        return self.merge(Lexicon.from_rows(item_rows))
+
+    def search(self, text: str) -> list[LexiconRow]:
+        """Rows whose canonical or synonym contains ``text`` (normalised), in order."""
+        needle = normalize(text)
+        return [
+            r
+            for r in self._rows
+            if needle in normalize(r.canonical) or needle in normalize(r.synonym)
+        ]
+
+    # -- undo-friendly edits ----------------------------------------------------
+
+    def add(self, canonical: str, synonym: str, relation: str = "same") -> Edit:
+        """Add a row; returns the inverse edit (a no-op add returns a no-op remove-free add)."""
+        return self.apply(Edit("add", _row(canonical, synonym, relation, "new row")))
+
+    def remove(self, row: LexiconRow) -> Edit:
+        """Remove a row; returns the inverse edit."""
+        return self.apply(Edit("remove", row))
+
+    def apply(self, edit: Edit) -> Edit:
+        """Apply an edit and return its inverse. A conflicting add is refused unchanged."""
+        if edit.action == "add":
+            if self._key(edit.row) in self._keys:
+                raise ConfigError(f"the lexicon already has {edit.row.canonical!r} = "
+                                  f"{edit.row.synonym!r} ({edit.row.relation})")
+            self._insert(edit.row)
+            try:
+                self._reindex()
+            except ConfigError:
+                self._delete(edit.row)
+                self._reindex()
+                raise
+            return Edit("remove", edit.row)
+        if self._key(edit.row) not in self._keys:
+            raise ConfigError(f"the lexicon has no row {edit.row.canonical!r} = "
+                              f"{edit.row.synonym!r} ({edit.row.relation})")
+        self._delete(edit.row)
+        self._reindex()
+        return Edit("add", edit.row)
+
+    # -- lookups used by the scorer ---------------------------------------------
+
+    @cached_property
+    def index(self) -> _Index:
+        """Derived lookup tables (group ids, distinct pairs), cached until the next edit."""
+        return _Index(self._rows)
+
+    def same(self, a: str, b: str) -> bool:
+        """True when the lexicon puts ``a`` and ``b`` in one synonym group."""
+        ga = self.index.groups(name_forms(normalize(a)))
+        return not ga.isdisjoint(self.index.groups(name_forms(normalize(b))))
+
+    def distinct(self, a: str, b: str) -> bool:
+        """True when a ``distinct`` row separates ``a`` and ``b``."""
+        ga = self.index.groups(name_forms(normalize(a)))
+        gb = self.index.groups(name_forms(normalize(b)))
+        return any((x, y) in self.index.distinct for x in ga for y in gb)
+
+    # -- internals --------------------------------------------------------------
+
+    @staticmethod
+    def _key(row: LexiconRow) -> tuple[str, str, str]:
+        return (normalize(row.canonical), normalize(row.synonym), row.relation)
+
+    def _insert(self, row: LexiconRow) -> None:
+        if self._key(row) not in self._keys:
+            self._keys.add(self._key(row))
+            self._rows.append(row)
+
+    def _delete(self, row: LexiconRow) -> None:
+        key = self._key(row)
+        self._keys.discard(key)
+        self._rows = [r for r in self._rows if self._key(r) != key]
+
+    def _reindex(self) -> None:
+        self.__dict__.pop("index", None)
+        self.index  # noqa: B018 - rebuild now so a conflict surfaces at the edit
+
+
+def load_starter() -> Lexicon:
+    """The starter biology lexicon shipped in ``resources/lexicon/biology.csv``."""
+    return Lexicon.from_csv(Path(__file__).resolve().parents[1] / "resources/lexicon/biology.csv")

@@ -1,0 +1,99 @@
+"""Anthropic Messages API (``/v1/messages``).
+
+The client gets an explicit timeout: without one the SDK refuses any
+non-streaming request whose ``max_tokens`` might run past ten minutes (the card's
+``max_tokens=24000``). SDK retries are off; the runner retries. ``effort`` goes
+out as ``output_config.effort``, as on the card.
+"""
+
+from __future__ import annotations
+
+import base64
+
+from labeler.providers.base import (
+    EMPTY,
+    OK,
+    REFUSED,
+    TRUNCATED,
+    CallRequest,
+    CallResult,
+    Provider,
+    TransientError,
+    classify_http_status,
+)
+from labeler.providers.config import ModelConfig
+
+_TRUNCATING = {"max_tokens", "model_context_window_exceeded"}
+
+
+class AnthropicProvider(Provider):
+    """One model behind an ``AsyncAnthropic`` client."""
+
+    def __init__(self, config: ModelConfig, timeout_s: float) -> None:
+        import anthropic
+
+        self._anthropic = anthropic
+        self.config = config
+        self.client = anthropic.AsyncAnthropic(
+            api_key=config.api_key(),
+            base_url=config.base_url,
+            max_retries=0,
+            timeout=timeout_s,
+        )
+
+    def request_body(self, request: CallRequest) -> dict:
+        """The keyword arguments for ``messages.create`` (one user message, no ``system``)."""
+        content: list[dict] = [{"type": "text", "text": request.prompt}]
+        if request.image is not None:
+            content.append(
+                {
+                    "type": "image",
+                    "source": {
+                        "type": "base64",
+                        "media_type": request.image.mime,
+                        "data": base64.b64encode(request.image.data).decode("ascii"),
+                    },
+                }
+            )
+        settings = self.config.settings
+        body: dict = {
+            "model": self.config.model,
+            "max_tokens": settings["max_tokens"],
+            "messages": [{"role": "user", "content": content}],
+        }
+        if "temperature" in settings:
+            body["temperature"] = settings["temperature"]
+        if "effort" in settings:
+            body["output_config"] = {"effort": settings["effort"]}
+        return body
+
+    async def _send(self, request: CallRequest) -> CallResult:
+        anthropic = self._anthropic
+        try:
+            message = await self.client.messages.create(**self.request_body(request))
+        except anthropic.APIStatusError as exc:
+            return classify_http_status(
+                exc.status_code, exc.message, exc.response.headers.get("retry-after")
+            )
+        except anthropic.APIConnectionError as exc:  # includes timeouts
+            raise TransientError(f"{type(exc).__name__}: {exc}") from exc
+        return _to_result(message)
+
+    async def aclose(self) -> None:
+        await self.client.close()
+
+
+def _to_result(message) -> CallResult:
+    usage = message.usage
+    tokens = {
+        "input_tokens": getattr(usage, "input_tokens", None),
+        "output_tokens": getattr(usage, "output_tokens", None),
+    }
+    text = "".join(block.text for block in message.content if block.type == "text")
+    stop = message.stop_reason
+    if stop == "refusal":
+        return CallResult(REFUSED, text or None, stop, **tokens)
+    if not text.strip():
+        return CallResult(EMPTY, "", stop, **tokens)
+    status = TRUNCATED if stop in _TRUNCATING else OK
+    return CallResult(status, text, stop, **tokens)

@@ -1,0 +1,65 @@
+"""``baseline/subject-prior``: an offline model that guesses from the project's own corpus.
+
+For an item it predicts the key names most common among the *other* items whose
+subject shares a word with this one (leave-one-out, so an item never sees its
+own key). It needs no API, lets a fresh install produce real scored results, and
+measures how guessable a dataset is from its subjects alone. It answers in the
+same JSON a VLM would and goes through the same parsing and scoring.
+
+Under ``blind`` the subject is not disclosed, so the baseline does not use it
+there: it predicts the names most common across all other items.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from statistics import median
+
+from labeler.providers.base import OK, CallRequest, CallResult, Provider
+
+_STOPWORDS = frozenset(
+    "a an and of the in on to with for from by as at or its it is are this that "
+    "diagram figure view section structure showing shown human".split()
+)
+
+
+def subject_words(subject: str) -> frozenset[str]:
+    """Lower-cased content words of a subject (stop words and 1–2 letter words dropped)."""
+    words = re.findall(r"[a-z0-9]+", subject.lower())
+    return frozenset(w for w in words if len(w) > 2 and w not in _STOPWORDS)
+
+
+class SubjectPriorBaseline(Provider):
+    """Predicts from ``corpus``: item_id → (subject, key names)."""
+
+    def __init__(self, corpus: Mapping[str, tuple[str, Sequence[str]]]) -> None:
+        self._corpus = {
+            item_id: (subject_words(subject), list(dict.fromkeys(names)))
+            for item_id, (subject, names) in corpus.items()
+        }
+
+    def predict(self, item_id: str, use_subject: bool = True) -> list[str]:
+        """The predicted names: as many as the neighbours' median key size, most common first."""
+        words = self._corpus[item_id][0] if item_id in self._corpus else frozenset()
+        neighbours = [
+            names
+            for other, (other_words, names) in self._corpus.items()
+            if other != item_id and (not use_subject or words & other_words)
+        ]
+        if not neighbours:
+            return []
+        counts = Counter(name for names in neighbours for name in names)
+        size = round(median(len(names) for names in neighbours))
+        ranked = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0].lower()))
+        return [name for name, _ in ranked[:size]]
+
+    async def _send(self, request: CallRequest) -> CallResult:
+        names = self.predict(request.item_id, use_subject=request.condition != "blind")
+        answer = {
+            "diagram_is": request.subject if request.condition != "blind" else "",
+            "labels": [{"name": name, "location_hint": ""} for name in names],
+        }
+        return CallResult(OK, json.dumps(answer, ensure_ascii=False), "stop", 0, 0, 0)

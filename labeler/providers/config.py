@@ -1,0 +1,172 @@
+"""``models.toml``: which models to run, how to reach them, and their decode settings.
+
+The file is validated completely before any call is made, so a typo costs a
+one-line error instead of a half-finished paid run. Keys are never written in the
+file, only the name of the environment variable that holds one; the key itself is
+read from the environment when a client is built and is never stored.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from labeler.errors import ConfigError
+
+PROVIDERS: tuple[str, ...] = ("openai", "anthropic", "gemini", "baseline")
+BASELINE_NAME = "baseline/subject-prior"
+
+# Decode settings passed through to the provider as given, and who accepts them.
+_SETTINGS: dict[str, tuple[type | tuple[type, ...], tuple[str, ...]]] = {
+    "max_tokens": (int, ("openai", "anthropic", "gemini")),
+    "temperature": ((int, float), ("openai", "anthropic", "gemini")),
+    "reasoning_effort": (str, ("openai",)),
+    "thinking_budget": (int, ("gemini",)),
+    "effort": (str, ("anthropic",)),
+}
+_PRICES = ("price_input_per_mtok", "price_output_per_mtok")
+_IDENTITY = ("name", "provider", "model", "base_url", "api_key_env")
+DEFAULT_TIMEOUT_S = 600.0
+_KNOWN = {*_IDENTITY, *_SETTINGS, *_PRICES, "timeout_s"}
+
+
+@dataclass(frozen=True)
+class ModelConfig:
+    """One ``[[models]]`` entry; ``settings`` holds only the decode settings that were given.
+
+    ``timeout_s`` (optional, default 600) bounds one HTTP attempt; a timeout is retried.
+    """
+
+    name: str
+    provider: str
+    model: str
+    base_url: str | None = None
+    api_key_env: str | None = None
+    settings: Mapping[str, object] = field(default_factory=dict)
+    price_input_per_mtok: float | None = None
+    price_output_per_mtok: float | None = None
+    timeout_s: float = DEFAULT_TIMEOUT_S
+
+    def api_key(self) -> str:
+        """The key from the environment (checked at load); local servers without one get a dummy."""
+        if self.api_key_env is None:
+            return "no-key"
+        return os.environ[self.api_key_env]
+
+
+def baseline_model() -> ModelConfig:
+    """The built-in offline model, available without any configuration."""
+    return ModelConfig(name=BASELINE_NAME, provider="baseline", model="subject-prior")
+
+
+def load_models(path: str | os.PathLike[str], env: Mapping[str, str] | None = None) -> list[ModelConfig]:
+    """Read and validate ``path``; raises :class:`ConfigError` naming the entry and the fix."""
+    env = os.environ if env is None else env
+    file = Path(path)
+    try:
+        data = tomllib.loads(file.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{file}: no such models file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{file}: cannot read ({exc})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{file}: not valid TOML ({exc})") from None
+    extra = set(data) - {"models"}
+    if extra:
+        raise ConfigError(f"{file}: unknown top-level key(s) {sorted(extra)}; expected [[models]]")
+    entries = data.get("models")
+    if not isinstance(entries, list) or not entries:
+        raise ConfigError(f"{file}: no [[models]] entries")
+    models = [_parse_entry(file, i, entry, env) for i, entry in enumerate(entries, start=1)]
+    names = [m.name for m in models]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise ConfigError(f"{file}: model name(s) used twice: {dupes}")
+    return models
+
+
+def _parse_entry(file: Path, index: int, entry: object, env: Mapping[str, str]) -> ModelConfig:
+    where = f"{file}: models entry {index}"
+    if not isinstance(entry, dict):
+        raise ConfigError(f"{where}: must be a table")
+    if isinstance(entry.get("name"), str) and entry["name"].strip():
+        where = f"{file}: model {entry['name']!r}"
+    unknown = sorted(set(entry) - _KNOWN)
+    if unknown:
+        raise ConfigError(f"{where}: unknown key(s) {unknown}; allowed: {sorted(_KNOWN)}")
+    name = _text(entry, "name", where, required=True)
+    provider = _text(entry, "provider", where, required=True)
+    if provider not in PROVIDERS:
+        raise ConfigError(f"{where}: unknown provider {provider!r}; use one of {list(PROVIDERS)}")
+    model = _text(entry, "model", where, required=True)
+    if provider == "baseline" and model != "subject-prior":
+        raise ConfigError(f"{where}: the baseline provider has one model, 'subject-prior'")
+    base_url = _text(entry, "base_url", where)
+    api_key_env = _text(entry, "api_key_env", where)
+    if provider != "baseline":
+        if api_key_env is None and not (provider == "openai" and base_url):
+            raise ConfigError(
+                f"{where}: api_key_env is required (the name of the environment variable holding"
+                " the key; only an openai-compatible local server with base_url may omit it)"
+            )
+        if api_key_env is not None and not env.get(api_key_env):
+            raise ConfigError(
+                f"{where}: environment variable {api_key_env} is not set; export it with the API key"
+            )
+    settings: dict[str, object] = {}
+    for key, (kind, allowed) in _SETTINGS.items():
+        if key not in entry:
+            continue
+        value = entry[key]
+        if provider not in allowed:
+            raise ConfigError(f"{where}: {key} applies only to {'/'.join(allowed)} models")
+        if isinstance(value, bool) or not isinstance(value, kind):
+            raise ConfigError(f"{where}: {key} must be {_kind_name(kind)}, got {value!r}")
+        if key in ("max_tokens",) and value <= 0:
+            raise ConfigError(f"{where}: max_tokens must be positive")
+        if key == "thinking_budget" and value < -1:
+            raise ConfigError(f"{where}: thinking_budget must be -1 (dynamic), 0 or positive")
+        if key == "temperature" and not 0 <= value <= 2:
+            raise ConfigError(f"{where}: temperature must be between 0 and 2")
+        settings[key] = value
+    if provider == "anthropic" and "max_tokens" not in settings:
+        raise ConfigError(f"{where}: anthropic models need max_tokens (the API requires it)")
+    prices = {}
+    for key in _PRICES:
+        value = entry.get(key)
+        if value is not None and (
+            isinstance(value, bool) or not isinstance(value, int | float) or value < 0
+        ):
+            raise ConfigError(f"{where}: {key} must be a non-negative number, got {value!r}")
+        prices[key] = None if value is None else float(value)
+    timeout = entry.get("timeout_s", DEFAULT_TIMEOUT_S)
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
+        raise ConfigError(f"{where}: timeout_s must be a positive number of seconds")
+    return ModelConfig(
+        name=name,
+        provider=provider,
+        model=model,
+        base_url=base_url,
+        api_key_env=api_key_env,
+        settings=settings,
+        timeout_s=float(timeout),
+        **prices,
+    )
+
+
+def _text(entry: dict, key: str, where: str, required: bool = False) -> str | None:
+    value = entry.get(key)
+    if value is None:
+        if required:
+            raise ConfigError(f"{where}: {key} is required")
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError(f"{where}: {key} must be a non-empty string, got {value!r}")
+    return value.strip()
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    return {int: "an integer", str: "a string"}.get(kind, "a number")  # type: ignore[call-overload]

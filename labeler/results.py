@@ -1,0 +1,222 @@
+"""Scored results: one row per (item, model, condition) cell, from the store.
+
+This is the one bridge between the project store and scoring, shared by the
+export and by the GUI's review matrix and leaderboard, so a number on screen is
+the number that gets published. Each cell is the *latest* response of that
+cell (responses are append-only), scored with :func:`labeler.scoring.score_names`
+against the item's key names, using the project lexicon: the global rows plus
+that item's own additions.
+
+The per-item flags follow the dataset card:
+
+* ``unsolved_core`` — no model solved the item (F1 = 1) in any condition;
+* ``recitable`` — at least one model scored F1 >= 0.5 under ``no-image``.
+
+Speed matters (the GUI opens a 7,200-cell matrix at once): everything is read
+with a handful of queries, and lexicons are cached by their rows, so the
+scorer's own memo tables (name groups, prepared keys) survive between calls.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from labeler.export.ids import stored_public_ids
+from labeler.lexicon import Lexicon
+from labeler.scoring import NameScore, score_names
+from labeler.store import Project
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+#: Response statuses that carry no answer from the model (a transport failure is
+#: not a score of 0); such cells are shown in review but never exported.
+NO_ANSWER_STATUSES = frozenset({"api_error"})
+
+
+@dataclass(frozen=True, slots=True)
+class ScoredCell:
+    """The latest response of one cell, scored, with its item's flags.
+
+    ``item_id`` is the internal id (as everywhere in the store); ``public_id``
+    is the published ``PREFIX-N`` if the item has been numbered, else ``None``.
+    """
+
+    item_id: str
+    public_id: str | None
+    model: str
+    condition: str
+    status: str
+    origin: str
+    response_id: int
+    parse_ok: bool
+    predicted_names: tuple[str, ...]
+    key_names: tuple[str, ...]
+    subject: str
+    tier: str
+    score: NameScore
+    unsolved_core: bool
+    recitable: bool
+
+    @property
+    def answered(self) -> bool:
+        """Whether the model answered at all (exported cells are the answered ones)."""
+        return self.status not in NO_ANSWER_STATUSES
+
+    @property
+    def f1(self) -> float:
+        return self.score.f1
+
+    @property
+    def precision(self) -> float:
+        return self.score.precision
+
+    @property
+    def recall(self) -> float:
+        return self.score.recall
+
+    @property
+    def n_pred(self) -> int:
+        return self.score.n_pred
+
+    @property
+    def n_key(self) -> int:
+        return self.score.n_key
+
+
+@dataclass(frozen=True, slots=True)
+class ItemFlags:
+    """The card's per-item flags."""
+
+    unsolved_core: bool
+    recitable: bool
+
+
+FRAME_COLUMNS = (
+    "item_id",
+    "public_id",
+    "model",
+    "condition",
+    "f1",
+    "precision",
+    "recall",
+    "n_pred",
+    "n_key",
+    "predicted_names",
+    "key_names",
+    "subject",
+    "tier",
+    "unsolved_core",
+    "recitable",
+    "parse_ok",
+    "status",
+    "origin",
+    "response_id",
+    "score",
+)
+
+
+def key_names(entries: Iterable) -> tuple[str, ...]:
+    """The names of an answer key, in order (marker-only entries have no name)."""
+    return tuple(e.name for e in entries if e.name)
+
+
+def project_lexicon(project: Project, item_id: str | None = None) -> Lexicon:
+    """The lexicon that scores ``item_id``: global rows plus that item's additions."""
+    item_rows = () if item_id is None else tuple(project.lexicon.rows(item_id))
+    return _lexicon(tuple(project.lexicon.rows()), item_rows)
+
+
+def load_results(project: Project, item_ids: Iterable[str] | None = None) -> list[ScoredCell]:
+    """Every cell with a response, scored; optionally only for ``item_ids``.
+
+    Flags are computed per item from all of that item's answered cells.
+    """
+    wanted = None if item_ids is None else set(item_ids)
+    items = {i.id: i for i in project.items.list() if wanted is None or i.id in wanted}
+    keys = project.items.keys()
+    global_rows = tuple(project.lexicon.rows())
+    item_rows = project.lexicon.item_rows()
+    public = stored_public_ids(project)
+    responses = project.responses.latest(item_ids=None if wanted is None else sorted(items))
+    scored: list[tuple] = []
+    for r in responses:
+        item = items.get(r.item_id)
+        if item is None:
+            continue
+        names = key_names(keys.get(r.item_id, ()))
+        lexicon = _lexicon(global_rows, tuple(item_rows.get(r.item_id, ())))
+        predicted = tuple(r.predicted_names)
+        scored.append((r, item, names, predicted, score_names(predicted, names, lexicon)))
+    flags = item_flags(
+        (r.item_id, r.condition, s.f1) for r, *_, s in scored if r.status not in NO_ANSWER_STATUSES
+    )
+    unflagged = ItemFlags(unsolved_core=True, recitable=False)
+    cells = []
+    for r, item, names, predicted, s in scored:
+        f = flags.get(r.item_id, unflagged)
+        cells.append(
+            ScoredCell(
+                item_id=r.item_id,
+                public_id=public.get(r.item_id),
+                model=r.model,
+                condition=r.condition,
+                status=r.status,
+                origin=r.origin,
+                response_id=r.id,
+                parse_ok=r.parse_ok,
+                predicted_names=predicted,
+                key_names=names,
+                subject=item.subject,
+                tier=item.tier,
+                score=s,
+                unsolved_core=f.unsolved_core,
+                recitable=f.recitable,
+            )
+        )
+    return cells
+
+
+def item_flags(cells: Iterable[tuple[str, str, float]]) -> dict[str, ItemFlags]:
+    """Per-item flags from ``(item_id, condition, f1)`` of every answered cell.
+
+    The rule itself is :func:`labeler.analysis.item_flags` (one definition for
+    the GUI, the CLI report and the export). An item with no answered cell has
+    no entry: nobody solved it and nobody recited it.
+    """
+    import pandas as pd
+
+    from labeler.analysis import item_flags as frame_flags
+
+    frame = pd.DataFrame(list(cells), columns=["item_id", "condition", "f1"])
+    if frame.empty:
+        return {}
+    flags = frame_flags(frame)
+    return {
+        item_id: ItemFlags(unsolved_core=bool(unsolved), recitable=bool(recitable))
+        for item_id, unsolved, recitable in zip(
+            flags.index, flags["unsolved_core"], flags["recitable"], strict=True
+        )
+    }
+
+
+def results_frame(cells: Sequence[ScoredCell]) -> pd.DataFrame:
+    """The cells as a DataFrame with :data:`FRAME_COLUMNS` (``score`` holds the NameScore)."""
+    import pandas as pd
+
+    data = {column: [_frame_value(getattr(c, column)) for c in cells] for column in FRAME_COLUMNS}
+    return pd.DataFrame(data, columns=list(FRAME_COLUMNS))
+
+
+def _frame_value(value):
+    return list(value) if isinstance(value, tuple) else value
+
+
+@functools.lru_cache(maxsize=512)
+def _lexicon(global_rows: tuple, item_rows: tuple) -> Lexicon:
+    """Lexicons keyed by their rows: identical rows reuse one object and its memo tables."""
+    base = Lexicon.from_rows(global_rows) if not item_rows else _lexicon(global_rows, ())
+    return base.with_rows(item_rows) if item_rows else base

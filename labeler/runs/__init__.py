@@ -1,0 +1,1 @@
+"""Model runs: tolerant answer parsing, the runner (concurrency, retries, resume), cost."""

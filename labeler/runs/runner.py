@@ -1,0 +1,424 @@
+"""Send items × models × conditions to the models and store every answer as it arrives.
+
+Planning and sending are separate so ``--dry-run`` and the cost estimate see
+exactly the calls a real run would make. Each finished call is one transaction
+in the project, so killing the process at any moment loses only calls that
+were still in flight, and a re-run skips every cell already answered for the
+same request hash (prompt + image bytes + model + decode settings).
+
+Calls run on one asyncio loop with the SDKs' async clients: a pool of workers
+per provider bounds concurrency, and the runner alone retries (SDK retries are
+off) with exponential back-off that honours ``Retry-After``. ``run`` is a plain
+blocking function with progress callbacks and a ``threading.Event`` for
+cancellation, so the GUI can drive it from a worker thread that opened its own
+:class:`~labeler.store.Project`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import random
+import threading
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from labeler.errors import LabelerError
+from labeler.prompts import CONDITIONS, build_prompt, needs_image
+from labeler.providers import make_provider
+from labeler.providers.base import (
+    API_ERROR,
+    EMPTY,
+    OK,
+    PARSE_ERROR,
+    REFUSED,
+    STATUSES,
+    TRUNCATED,
+    CallRequest,
+    CallResult,
+    ImagePayload,
+    Provider,
+    TransientError,
+)
+from labeler.providers.config import ModelConfig
+from labeler.providers.images import prepare_image
+from labeler.runs.cost import call_cost, estimate_call_cost
+from labeler.runs.parse import ParsedAnswer, parse_answer
+from labeler.runs.queries import cells_with_status
+from labeler.store import NewResponse, Project
+
+DEFAULT_CONCURRENCY = 4
+# A finished answer is never paid for twice; failures are re-sent only on request.
+FINAL = (OK, PARSE_ERROR, REFUSED)
+RETRYABLE = (API_ERROR, TRUNCATED, EMPTY)
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    """At most ``max_attempts`` tries; delay ``base_delay_s · 2^(n-1)`` (+ jitter), or Retry-After."""
+
+    max_attempts: int = 5
+    base_delay_s: float = 1.0
+    max_delay_s: float = 120.0
+
+    def delay(self, attempt: int, retry_after: float | None) -> float:
+        """Seconds to wait after failed attempt number ``attempt`` (1-based)."""
+        backoff = self.base_delay_s * 2 ** (attempt - 1) * (1 + random.random() * 0.25)
+        wait = max(backoff, retry_after) if retry_after is not None else backoff
+        return min(wait, self.max_delay_s)
+
+
+@dataclass(frozen=True)
+class PlannedCall:
+    """One cell to send: what goes out and how it is identified."""
+
+    item_id: str
+    subject: str
+    model: ModelConfig
+    condition: str
+    prompt: str
+    image: ImagePayload | None
+    request_hash: str
+    settings: Mapping[str, object]
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """The calls to make, the cells skipped as already done, and cells that cannot run."""
+
+    calls: list[PlannedCall]
+    skipped: int
+    unrunnable: list[str]
+
+    def estimated_cost(self) -> tuple[float, list[str]]:
+        """Estimated dollars for the priced models, and the models without prices."""
+        total, unpriced = 0.0, set()
+        for call in self.calls:
+            cost = estimate_call_cost(call.model, call.prompt, call.image)
+            if cost is None:
+                unpriced.add(call.model.name)
+            else:
+                total += cost
+        return total, sorted(unpriced)
+
+
+@dataclass(frozen=True)
+class RunProgress:
+    """Where a run is: calls done of ``total``, counts per status, dollars spent so far."""
+
+    total: int
+    done: int
+    counts: Mapping[str, int]
+    cost_usd: float
+    last: NewResponse | None = None
+
+
+@dataclass(frozen=True)
+class RunSummary:
+    """How a run ended."""
+
+    run_id: int | None
+    planned: int
+    sent: int
+    skipped: int
+    counts: Mapping[str, int]
+    cost_usd: float
+    cancelled: bool
+    unrunnable: list[str] = field(default_factory=list)
+
+
+ProgressCallback = Callable[[RunProgress], None]
+
+
+def request_hash(
+    model: ModelConfig, prompt: str, image: ImagePayload | None, settings: Mapping[str, object]
+) -> str:
+    """SHA-256 of prompt + image bytes + model identity + decode settings (never the key)."""
+    payload = {
+        "prompt": prompt,
+        "image": hashlib.sha256(image.data).hexdigest() if image else None,
+        "name": model.name,
+        "provider": model.provider,
+        "model": model.model,
+        "settings": dict(settings),
+    }
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode("utf-8")).hexdigest()
+
+
+def baseline_corpus(project: Project) -> dict[str, tuple[str, list[str]]]:
+    """item_id → (subject, key names) for the offline baseline (excluded items left out)."""
+    keys = project.items.keys()
+    return {
+        item.id: (item.subject, [e.name for e in keys.get(item.id, []) if e.name.strip()])
+        for item in project.items.list()
+        if item.status != "excluded"
+    }
+
+
+def _corpus_digest(corpus: Mapping[str, tuple[str, Sequence[str]]]) -> str:
+    text = json.dumps(sorted((k, v[0], list(v[1])) for k, v in corpus.items()))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def plan_run(
+    project: Project,
+    models: Sequence[ModelConfig],
+    conditions: Sequence[str] = CONDITIONS,
+    item_ids: Iterable[str] | None = None,
+    retry_failed: bool = False,
+) -> RunPlan:
+    """The calls a run would make, in item × model × condition order, minus finished cells."""
+    bad = [c for c in conditions if c not in CONDITIONS]
+    if bad:
+        raise LabelerError(f"unknown condition(s) {bad}; use {', '.join(CONDITIONS)}")
+    if item_ids is None:
+        items = [i for i in project.items.list() if i.status != "excluded"]
+    else:
+        items = [project.items.get(i) for i in dict.fromkeys(item_ids)]
+    done = cells_with_status(project, FINAL if retry_failed else FINAL + RETRYABLE)
+    corpus_digest = None
+    if any(m.provider == "baseline" for m in models):
+        corpus_digest = _corpus_digest(baseline_corpus(project))
+    calls, unrunnable, skipped = [], [], 0
+    for item in items:
+        raw_image = project.assets.read(item.question_asset) if item.question_asset else None
+        for model in models:
+            settings = _settings(model, corpus_digest)
+            image = None
+            if raw_image is not None and model.provider != "baseline":
+                image = prepare_image(raw_image, model.provider)
+            for condition in conditions:
+                if needs_image(condition) and raw_image is None:
+                    unrunnable.append(f"{item.id} {model.name} {condition}: no question image")
+                    continue
+                prompt = build_prompt(condition, item.subject)
+                sent_image = image if needs_image(condition) else None
+                digest = request_hash(model, prompt, sent_image, settings)
+                if (item.id, model.name, condition, digest) in done:
+                    skipped += 1
+                    continue
+                calls.append(
+                    PlannedCall(
+                        item.id, item.subject, model, condition, prompt, sent_image, digest, settings
+                    )
+                )
+    return RunPlan(calls, skipped, unrunnable)
+
+
+def _settings(model: ModelConfig, corpus_digest: str | None) -> dict[str, object]:
+    """What is stored as ``settings_json``: decode settings plus the model's route."""
+    settings: dict[str, object] = {"provider": model.provider, "model": model.model}
+    if model.base_url:
+        settings["base_url"] = model.base_url
+    settings.update(model.settings)
+    if model.provider == "baseline":
+        settings["corpus"] = corpus_digest
+    return settings
+
+
+def run(
+    project: Project,
+    models: Sequence[ModelConfig],
+    conditions: Sequence[str] = CONDITIONS,
+    item_ids: Iterable[str] | None = None,
+    concurrency: int | None = None,
+    retry_failed: bool = False,
+    on_progress: ProgressCallback | None = None,
+    cancel: threading.Event | None = None,
+    retry: RetryPolicy | None = None,
+    plan: RunPlan | None = None,
+) -> RunSummary:
+    """Plan (unless given ``plan``) and send; blocks until done or ``cancel`` is set.
+
+    ``concurrency`` is the number of calls in flight per provider (default 4).
+    ``on_progress`` is called on this thread after every stored response.
+    """
+    if plan is None:
+        plan = plan_run(project, models, conditions, item_ids, retry_failed)
+    if concurrency is not None and concurrency < 1:
+        raise LabelerError("concurrency must be at least 1")
+    if not plan.calls:
+        return RunSummary(None, 0, 0, plan.skipped, {}, 0.0, False, plan.unrunnable)
+    run_id = project.responses.start_run(
+        {
+            "models": [m.name for m in models],
+            "conditions": list(conditions),
+            "items": None if item_ids is None else list(item_ids),
+            "retry_failed": retry_failed,
+            "calls": len(plan.calls),
+        }
+    )
+    sender = _Sender(
+        project,
+        plan,
+        run_id,
+        concurrency or DEFAULT_CONCURRENCY,
+        retry or RetryPolicy(),
+        on_progress,
+        cancel or threading.Event(),
+    )
+    try:
+        cancelled = asyncio.run(sender.send_all())
+    finally:
+        project.responses.finish_run(run_id)
+    return RunSummary(
+        run_id,
+        len(plan.calls),
+        sender.done,
+        plan.skipped,
+        dict(sender.counts),
+        sender.cost,
+        cancelled,
+        plan.unrunnable,
+    )
+
+
+class _Sender:
+    """The asyncio side of one run: provider worker pools, retries, storing, progress."""
+
+    def __init__(
+        self,
+        project: Project,
+        plan: RunPlan,
+        run_id: int,
+        concurrency: int,
+        retry: RetryPolicy,
+        on_progress: ProgressCallback | None,
+        cancel: threading.Event,
+    ) -> None:
+        self.project = project
+        self.plan = plan
+        self.run_id = run_id
+        self.concurrency = concurrency
+        self.retry = retry
+        self.on_progress = on_progress
+        self.cancel = cancel
+        self.done = 0
+        self.counts: Counter[str] = Counter({s: 0 for s in STATUSES})
+        self.cost = 0.0
+
+    async def send_all(self) -> bool:
+        """Send every planned call; returns whether the run was cancelled."""
+        providers = self._providers()
+        queues: dict[str, asyncio.Queue[PlannedCall]] = {}
+        for call in self.plan.calls:
+            queues.setdefault(call.model.provider, asyncio.Queue()).put_nowait(call)
+        workers = [
+            asyncio.create_task(self._worker(queue, providers))
+            for queue in queues.values()
+            for _ in range(min(self.concurrency, queue.qsize()))
+        ]
+        watcher = asyncio.create_task(self._watch_cancel(workers))
+        try:
+            await asyncio.gather(*workers, return_exceptions=False)
+        except asyncio.CancelledError:
+            if not self.cancel.is_set():
+                raise
+        finally:
+            watcher.cancel()
+            for task in workers:
+                task.cancel()
+            await asyncio.gather(*workers, watcher, return_exceptions=True)
+            for provider in providers.values():
+                await provider.aclose()
+        return self.cancel.is_set()
+
+    def _providers(self) -> dict[str, Provider]:
+        models = {call.model.name: call.model for call in self.plan.calls}
+        corpus = None
+        if any(m.provider == "baseline" for m in models.values()):
+            corpus = baseline_corpus(self.project)
+        return {name: make_provider(m, lambda: corpus) for name, m in models.items()}
+
+    async def _watch_cancel(self, workers: list[asyncio.Task]) -> None:
+        while not self.cancel.is_set():
+            await asyncio.sleep(0.05)
+        for task in workers:
+            task.cancel()
+
+    async def _worker(self, queue: asyncio.Queue[PlannedCall], providers: Mapping[str, Provider]):
+        while not queue.empty():
+            call = queue.get_nowait()
+            provider = providers[call.model.name]
+            request = CallRequest(call.prompt, call.image, call.item_id, call.subject, call.condition)
+            result, attempts = await send_with_retries(provider, request, self.retry)
+            self._store(call, result, attempts)
+
+    def _store(self, call: PlannedCall, result: CallResult, attempts: int) -> None:
+        response = to_new_response(call, result, attempts, self.run_id)
+        self.project.responses.record(response)
+        self.done += 1
+        self.counts[response.status] += 1
+        self.cost += response.cost_usd or 0.0
+        if self.on_progress is not None:
+            self.on_progress(
+                RunProgress(
+                    len(self.plan.calls), self.done, dict(self.counts), self.cost, response
+                )
+            )
+
+
+async def send_with_retries(
+    provider: Provider, request: CallRequest, policy: RetryPolicy
+) -> tuple[CallResult, int]:
+    """One call with retries on transient failures; returns the result and attempts used."""
+    for attempt in range(1, policy.max_attempts + 1):
+        try:
+            return await provider.call(request), attempt
+        except TransientError as exc:
+            if attempt == policy.max_attempts:
+                error = f"{exc} (gave up after {attempt} attempts)"
+                return CallResult(API_ERROR, None, None, error=error), attempt
+            await asyncio.sleep(policy.delay(attempt, exc.retry_after))
+        except Exception as exc:  # a malformed response must not stop the whole run
+            error = f"{type(exc).__name__}: {exc}"
+            return CallResult(API_ERROR, None, None, error=error), attempt
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def to_new_response(
+    call: PlannedCall, result: CallResult, attempts: int, run_id: int | None
+) -> NewResponse:
+    """The stored row for one finished call: final status, parsed answer, audit fields."""
+    status = result.status
+    if status in (OK, TRUNCATED) and result.text is not None:
+        parsed = parse_answer(result.text, truncated=status == TRUNCATED)
+        if status == OK and not parsed.parse_ok:
+            status = PARSE_ERROR
+    else:
+        parsed = ParsedAnswer(None, [], False, None)
+    error = result.error
+    if error is None and status in (PARSE_ERROR, TRUNCATED):
+        error = parsed.error
+    if error is None and status == EMPTY:
+        used = f", {result.reasoning_tokens} reasoning tokens" if result.reasoning_tokens else ""
+        error = f"no answer text (finish_reason={result.finish_reason}{used})"
+    if error is None and status == REFUSED:
+        error = f"model declined (finish_reason={result.finish_reason})"
+    image = call.image
+    return NewResponse(
+        item_id=call.item_id,
+        model=call.model.name,
+        condition=call.condition,
+        request_hash=call.request_hash,
+        status=status,
+        finish_reason=result.finish_reason,
+        raw_text=result.text,
+        diagram_is=parsed.diagram_is,
+        labels=[{"name": x.name, "location_hint": x.location_hint} for x in parsed.labels],
+        parse_ok=parsed.parse_ok,
+        input_tokens=result.input_tokens,
+        output_tokens=result.output_tokens,
+        reasoning_tokens=result.reasoning_tokens,
+        latency_ms=round(result.latency_s * 1000, 3),
+        attempts=attempts,
+        cost_usd=call_cost(call.model, result.input_tokens, result.output_tokens),
+        settings=dict(call.settings),
+        image_width=image.width if image else None,
+        image_height=image.height if image else None,
+        image_bytes=len(image.data) if image else None,
+        error=error,
+        run_id=run_id,
+    )

@@ -1,0 +1,1 @@
+"""Sample material Labeler generates itself: a small labelled-biology textbook."""
