@@ -12,7 +12,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QBrush, QColor, QImage, QKeyEvent, QMouseEvent, QPainter, QPen, QPixmap, QWheelEvent
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QImage,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPen,
+    QPixmap,
+    QWheelEvent,
+)
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsPixmapItem,
@@ -70,17 +80,17 @@ class BoxItem(QGraphicsRectItem):
             self.setAcceptHoverEvents(True)
             self.setCursor(Qt.CursorShape.PointingHandCursor)
 
-    def hoverEnterEvent(self, event) -> None:  # noqa: N802 - Qt override
+    def hoverEnterEvent(self, event) -> None:
         hover = QColor(self.pen().color())
         hover.setAlpha(40)
         self.setBrush(QBrush(hover))
         super().hoverEnterEvent(event)
 
-    def hoverLeaveEvent(self, event) -> None:  # noqa: N802 - Qt override
+    def hoverLeaveEvent(self, event) -> None:
         self.setBrush(self._fill)
         super().hoverLeaveEvent(event)
 
-    def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt override
+    def mousePressEvent(self, event) -> None:
         if self.on_click is not None and event.button() == Qt.MouseButton.LeftButton:
             event.accept()
             # Deferred: the handler may rebuild the overlays, deleting this item.
@@ -98,7 +108,9 @@ class Canvas(QGraphicsView):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setScene(QGraphicsScene(self))
-        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.SmoothPixmapTransform)
+        self.setRenderHints(
+            QPainter.RenderHint.Antialiasing | QPainter.RenderHint.SmoothPixmapTransform
+        )
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.setDragMode(QGraphicsView.DragMode.NoDrag)
         self.setBackgroundBrush(QBrush(self.palette().color(self.palette().ColorRole.Mid)))
@@ -152,7 +164,7 @@ class Canvas(QGraphicsView):
             self.set_zoom(scale)
             self.centerOn(rect.center())
 
-    def wheelEvent(self, event: QWheelEvent) -> None:  # noqa: N802 - Qt override
+    def wheelEvent(self, event: QWheelEvent) -> None:
         if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
             steps = event.angleDelta().y() / 120
             self.set_zoom(self.zoom() * (1.15**steps))
@@ -160,7 +172,7 @@ class Canvas(QGraphicsView):
         else:
             super().wheelEvent(event)
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         key = event.key()
         if key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
             self.set_zoom(self.zoom() * 1.25)
@@ -173,7 +185,7 @@ class Canvas(QGraphicsView):
 
     # -- pan and drag ------------------------------------------------------------
 
-    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
+    def mousePressEvent(self, event: QMouseEvent) -> None:
         pan = event.button() == Qt.MouseButton.MiddleButton or (
             event.button() == Qt.MouseButton.LeftButton
             and event.modifiers() & Qt.KeyboardModifier.AltModifier
@@ -189,29 +201,37 @@ class Canvas(QGraphicsView):
                 return
         super().mousePressEvent(event)
 
-    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
         if self._pan_from is not None:
             delta = event.position() - self._pan_from
             self._pan_from = event.position()
-            self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() - round(delta.x()))
+            self.horizontalScrollBar().setValue(
+                self.horizontalScrollBar().value() - round(delta.x())
+            )
             self.verticalScrollBar().setValue(self.verticalScrollBar().value() - round(delta.y()))
             return
         if self._drag_start is not None:
-            rect = QRectF(self._drag_start, self.mapToScene(event.position().toPoint())).normalized()
+            rect = QRectF(
+                self._drag_start, self.mapToScene(event.position().toPoint())
+            ).normalized()
             if self._rubber is None:
-                self._rubber = self.scene().addRect(rect, outline(OVERLAY["selection"], 1.5, Qt.PenStyle.DashLine))
+                self._rubber = self.scene().addRect(
+                    rect, outline(OVERLAY["selection"], 1.5, Qt.PenStyle.DashLine)
+                )
                 self._rubber.setZValue(100)
             self._rubber.setRect(rect)
             return
         super().mouseMoveEvent(event)
 
-    def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
         if self._pan_from is not None:
             self._pan_from = None
             self.viewport().unsetCursor()
             return
         if self._drag_start is not None:
-            rect = QRectF(self._drag_start, self.mapToScene(event.position().toPoint())).normalized()
+            rect = QRectF(
+                self._drag_start, self.mapToScene(event.position().toPoint())
+            ).normalized()
             self._drag_start = None
             if self._rubber is not None:
                 self.scene().removeItem(self._rubber)

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 
 from PySide6.QtGui import QUndoCommand
 
-from labeler.store.records import KeyEntry
+from labeler.store.records import Item, KeyEntry
 from ui.session import Session
 
 KeySetter = Callable[[list[KeyEntry]], None]
@@ -65,3 +65,40 @@ def stored_key_setter(session: Session, item_id: str) -> KeySetter:
         session.items_changed.emit()
 
     return apply
+
+
+class ImagesEdit(QUndoCommand):
+    """A re-erase that already happened (in a worker); undo/redo swap the stored images.
+
+    Erasing is slow, so the command is pushed *after* the worker stored the new
+    images, and only flips between the two stored versions (fast, one
+    transaction each); its first ``redo`` does nothing.
+    """
+
+    def __init__(self, session: Session, item_id: str, before: Item, after: Item) -> None:
+        super().__init__("Erase again")
+        self.session, self.item_id = session, item_id
+        self.before, self.after = before, after
+        self._done = True
+
+    def _write(self, item: Item) -> None:
+        project = self.session.require_project()
+        read = project.assets.read
+        project.items.set_images(
+            self.item_id,
+            question_png=read(item.question_asset),
+            answer_png=read(item.answer_asset),
+            question_pdf=read(item.question_pdf_asset) if item.question_pdf_asset else None,
+            erase_method=item.erase_method,
+            erase_edits=item.erase_edits,
+        )
+        self.session.item_changed.emit(self.item_id)
+
+    def redo(self) -> None:
+        if self._done:
+            self._done = False
+            return
+        self._write(self.after)
+
+    def undo(self) -> None:
+        self._write(self.before)

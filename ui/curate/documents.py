@@ -96,3 +96,30 @@ def erase(
         extra_boxes=extra_boxes,
         removed_boxes=removed_boxes,
     )
+
+
+def add_item(folder: str, path: str, page: int, clip: Box, edits: dict, key: list | None) -> str:
+    """Store a region as a new item through the core; returns its id.
+
+    Runs on the document pool with its own project connection (a ``Project``
+    belongs to one thread). ``key`` is the curator's edited draft key, saved
+    over the harvested one when given.
+    """
+    from labeler.curation import add_item_from_document
+    from labeler.store import Project
+
+    with Project.open(folder) as project:
+        item = add_item_from_document(project, path, page, clip, edits=edits)
+        if key is not None:
+            project.items.set_key(item.id, key)
+        return item.id
+
+
+def reerase_item(folder: str, item_id: str, edits: dict) -> str:
+    """Erase a stored item again with new edits (the core stores the images)."""
+    from labeler.curation import reerase_item as reerase
+    from labeler.store import Project
+
+    with Project.open(folder) as project:
+        reerase(project, item_id, edits)
+    return item_id

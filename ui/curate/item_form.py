@@ -29,7 +29,7 @@ class NotesEdit(QPlainTextEdit):
         super().__init__(parent)
         self._save = save
 
-    def focusOutEvent(self, event: QFocusEvent) -> None:  # noqa: N802 - Qt override
+    def focusOutEvent(self, event: QFocusEvent) -> None:
         self._save()
         super().focusOutEvent(event)
 
@@ -45,12 +45,16 @@ class ItemForm(QWidget):
         self.id_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.subject = QLineEdit(self)
         self.subject.setPlaceholderText("e.g. human heart, plant cell")
-        self.subject.editingFinished.connect(lambda: self._save("subject", self.subject.text().strip()))
+        self.subject.editingFinished.connect(
+            lambda: self._save("subject", self.subject.text().strip())
+        )
         self.combos: dict[str, QComboBox] = {}
         for field, values in (("tier", TIERS), ("pattern", PATTERNS), ("status", STATUSES)):
             combo = QComboBox(self)
             for value in values:
-                combo.addItem(PATTERN_TIPS.get(value, value) if field == "pattern" else value, value)
+                combo.addItem(
+                    PATTERN_TIPS.get(value, value) if field == "pattern" else value, value
+                )
             combo.activated.connect(lambda _, f=field, c=combo: self._save(f, c.currentData()))
             self.combos[field] = combo
         self.notes = NotesEdit(lambda: self._save("notes", self.notes.toPlainText()), self)
@@ -90,4 +94,6 @@ class ItemForm(QWidget):
     def _save(self, field: str, value: str) -> None:
         if self.item is None or getattr(self.item, field) == value:
             return
-        self.session.undo_stack.push(FieldEdit(self.session, self.item.id, field, getattr(self.item, field), value))
+        self.session.undo_stack.push(
+            FieldEdit(self.session, self.item.id, field, getattr(self.item, field), value)
+        )

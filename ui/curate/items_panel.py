@@ -59,13 +59,15 @@ class ItemsModel(QAbstractTableModel):
         """The row showing ``item_id``, or -1."""
         return next((i for i, item in enumerate(self.items) if item.id == item_id), -1)
 
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.items)
 
-    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(COLUMNS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):  # noqa: N802
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ):
         if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
             return COLUMNS[section]
         return None
@@ -89,7 +91,9 @@ class ItemsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole and column != "Subject":
             return int(Qt.AlignmentFlag.AlignCenter)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{item.id} · tier {item.tier} · pattern {item.pattern} · page {item.page or '–'}"
+            return (
+                f"{item.id} · tier {item.tier} · pattern {item.pattern} · page {item.page or '–'}"
+            )
         return None
 
 
@@ -246,4 +250,6 @@ class ItemsPanel(QWidget):
     def _source_row(self) -> None:
         rows = self.sources.selectionModel().selectedRows()
         if rows:
-            self.source_chosen.emit(self.sources.item(rows[0].row(), 0).data(Qt.ItemDataRole.UserRole))
+            self.source_chosen.emit(
+                self.sources.item(rows[0].row(), 0).data(Qt.ItemDataRole.UserRole)
+            )

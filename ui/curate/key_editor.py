@@ -120,13 +120,15 @@ class KeyModel(QAbstractTableModel):
 
     # -- Qt model -----------------------------------------------------------------
 
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.entries)
 
-    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+    def columnCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(COLUMNS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):  # noqa: N802
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ):
         if role != Qt.ItemDataRole.DisplayRole:
             return None
         return COLUMNS[section] if orientation == Qt.Orientation.Horizontal else str(section + 1)
@@ -145,7 +147,11 @@ class KeyModel(QAbstractTableModel):
                 return "—" if role == Qt.ItemDataRole.DisplayRole else ""
             return f"{entry.anchor[0]:.0f}, {entry.anchor[1]:.0f}"
         if role == Qt.ItemDataRole.ToolTipRole:
-            where = "no box" if entry.bbox is None else "box " + ", ".join(f"{v:.0f}" for v in entry.bbox)
+            where = (
+                "no box"
+                if entry.bbox is None
+                else "box " + ", ".join(f"{v:.0f}" for v in entry.bbox)
+            )
             return f"{entry.name or '(marker only)'} · {where} · from {entry.origin}"
         if role == Qt.ItemDataRole.TextAlignmentRole and column != NAME:
             return int(Qt.AlignmentFlag.AlignCenter)
@@ -157,7 +163,7 @@ class KeyModel(QAbstractTableModel):
             return base | Qt.ItemFlag.ItemIsEditable
         return base
 
-    def setData(self, index: QModelIndex, value, role: int = Qt.ItemDataRole.EditRole) -> bool:  # noqa: N802
+    def setData(self, index: QModelIndex, value, role: int = Qt.ItemDataRole.EditRole) -> bool:
         if role != Qt.ItemDataRole.EditRole or not index.isValid():
             return False
         entry = self.entries[index.row()]
@@ -201,7 +207,9 @@ class KeyEditor(QWidget):
         header.setSectionResizeMode(ANCHOR, QHeaderView.ResizeMode.ResizeToContents)
         self.table.verticalHeader().setDefaultSectionSize(26)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        self.table.selectionModel().currentRowChanged.connect(lambda cur, _: self.row_selected.emit(cur.row()))
+        self.table.selectionModel().currentRowChanged.connect(
+            lambda cur, _: self.row_selected.emit(cur.row())
+        )
 
         self.buttons: dict[str, QToolButton] = {}
         bar = QHBoxLayout()

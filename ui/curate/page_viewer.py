@@ -146,9 +146,17 @@ class PageViewer(QWidget):
         bar.addWidget(self.page_box)
         bar.addWidget(self.page_count)
         bar.addStretch(1)
-        bar.addWidget(self._button("−", "Zoom out (-)", lambda: self.canvas.set_zoom(self.canvas.zoom() / 1.25)))
+        bar.addWidget(
+            self._button(
+                "−", "Zoom out (-)", lambda: self.canvas.set_zoom(self.canvas.zoom() / 1.25)
+            )
+        )
         bar.addWidget(self.zoom_label)
-        bar.addWidget(self._button("+", "Zoom in (+)", lambda: self.canvas.set_zoom(self.canvas.zoom() * 1.25)))
+        bar.addWidget(
+            self._button(
+                "+", "Zoom in (+)", lambda: self.canvas.set_zoom(self.canvas.zoom() * 1.25)
+            )
+        )
         bar.addWidget(self._button("Fit", "Fit the page (0)", self.canvas.fit_all))
         self.hint = QLabel("Click a dashed figure or drag a rectangle around one.", self)
         self.hint.setStyleSheet("color: palette(placeholder-text);")
@@ -222,7 +230,9 @@ class PageViewer(QWidget):
         self.region = box
         self.canvas.set_selection(box)
         if box is not None:
-            self.canvas.ensureVisible(QRectF(box[0], box[1], box[2] - box[0], box[3] - box[1]), 20, 20)
+            self.canvas.ensureVisible(
+                QRectF(box[0], box[1], box[2] - box[0], box[3] - box[1]), 20, 20
+            )
 
     def _propose(self, page: int) -> None:
         if self._propose_job is not None:

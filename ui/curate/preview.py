@@ -34,7 +34,10 @@ from ui.theme import OVERLAY
 EDIT_KINDS = ("keep", "extra_boxes", "removed_boxes")
 TOOLS = {
     "inspect": ("Inspect", "Click a label to select it in the key"),
-    "keep": ("Keep text", "Click a label to leave it printed and out of the key (e.g. a scale bar)"),
+    "keep": (
+        "Keep text",
+        "Click a label to leave it printed and out of the key (e.g. a scale bar)",
+    ),
     "extra_boxes": ("Add box", "Drag a box: what is printed there is erased and becomes a label"),
     "removed_boxes": ("Remove box", "Click a proposed label box that is not a label"),
 }
@@ -60,7 +63,9 @@ class Figure:
 
 def normalise_edits(edits: dict) -> dict[str, tuple[Box, ...]]:
     """Edits as stored (JSON lists) -> tuples of boxes, one entry per kind."""
-    return {kind: tuple(tuple(float(v) for v in b) for b in edits.get(kind, ())) for kind in EDIT_KINDS}
+    return {
+        kind: tuple(tuple(float(v) for v in b) for b in edits.get(kind, ())) for kind in EDIT_KINDS
+    }
 
 
 class PreviewCanvas(Canvas):
@@ -70,7 +75,7 @@ class PreviewCanvas(Canvas):
     edit_clicked = Signal(str, tuple)  # kind, box (click on a kept/removed box undoes it)
     toggle_requested = Signal()
 
-    def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802 - Qt override
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
             self.toggle_requested.emit()
         else:
@@ -232,7 +237,11 @@ class ErasePreview(QWidget):
         for kind, colour, tip in (
             ("keep", OVERLAY["kept"], "Kept printed: click (Keep text tool) to erase it again"),
             ("extra_boxes", OVERLAY["extra"], "Added box: click (Add box tool) to drop it"),
-            ("removed_boxes", OVERLAY["removed"], "Removed box: click (Remove box tool) to restore it"),
+            (
+                "removed_boxes",
+                OVERLAY["removed"],
+                "Removed box: click (Remove box tool) to restore it",
+            ),
         ):
             click = (lambda b, k=kind: self._undo_edit(k, b)) if tool == kind else None
             for box in self.figure.edits.get(kind, ()):
@@ -253,13 +262,21 @@ class ErasePreview(QWidget):
             if entry.bbox is not None:
                 centre = QRectF(QPointF(*entry.bbox[:2]), QPointF(*entry.bbox[2:])).center()
                 line = self.canvas.scene().addLine(
-                    centre.x(), centre.y(), anchor.x(), anchor.y(), outline(OVERLAY["anchor"], 1.0, Qt.PenStyle.DotLine)
+                    centre.x(),
+                    centre.y(),
+                    anchor.x(),
+                    anchor.y(),
+                    outline(OVERLAY["anchor"], 1.0, Qt.PenStyle.DotLine),
                 )
                 self._add(line, 35)
             radius = 2.5
             dot = self.canvas.scene().addEllipse(
-                anchor.x() - radius, anchor.y() - radius, 2 * radius, 2 * radius,
-                outline(QColor("#ffffff"), 1.0), QBrush(OVERLAY["anchor"]),
+                anchor.x() - radius,
+                anchor.y() - radius,
+                2 * radius,
+                2 * radius,
+                outline(QColor("#ffffff"), 1.0),
+                QBrush(OVERLAY["anchor"]),
             )
             dot.setToolTip(f"{entry.name or entry.marker}: leader line ends here")
             self._add(dot, 45)

@@ -44,7 +44,7 @@ class ThumbnailModel(QAbstractListModel):
         self.info = info
         self.endResetModel()
 
-    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+    def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() or self.info is None else len(self.info.page_sizes)
 
     def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):

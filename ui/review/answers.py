@@ -190,7 +190,9 @@ class AnswersDelegate(QStyledItemDelegate):
         painter.setFont(font)
         painter.setPen(color if entry.kind != "matched" else palette.color(QPalette.ColorRole.Text))
         text = metrics.elidedText(entry.text, Qt.TextElideMode.ElideRight, name_rect.width())
-        painter.drawText(name_rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, text)
+        painter.drawText(
+            name_rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, text
+        )
         if tag_text:
             painter.setFont(small)
             painter.setPen(color)

@@ -45,11 +45,15 @@ class ImageView(QWidget):
             painter.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
             painter.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, self._message)
             return
-        size = self._pixmap.size().scaled(self.size().shrunkBy(_MARGINS), Qt.AspectRatioMode.KeepAspectRatio)
+        size = self._pixmap.size().scaled(
+            self.size().shrunkBy(_MARGINS), Qt.AspectRatioMode.KeepAspectRatio
+        )
         x = (self.width() - size.width()) / 2
         y = (self.height() - size.height()) / 2
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
-        painter.drawPixmap(QRectF(x, y, size.width(), size.height()), self._pixmap, QRectF(self._pixmap.rect()))
+        painter.drawPixmap(
+            QRectF(x, y, size.width(), size.height()), self._pixmap, QRectF(self._pixmap.rect())
+        )
 
 
 class FigurePanel(QWidget):

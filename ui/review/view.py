@@ -26,10 +26,10 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from ui.lexicon.commands import promote
 
 from labeler.errors import LabelerError
 from labeler.prompts import CONDITIONS
-from ui.lexicon.commands import promote
 from ui.review.answers import AnswersDelegate, AnswersModel, Entry
 from ui.review.cells import FILTERS, Column, ReviewData, keep
 from ui.review.details import response_html
@@ -288,7 +288,9 @@ class ReviewView(QWidget):
         if entry.kind in ("matched", "extra"):
             rect = self.answers.visualRect(index)
             self.active_menu = self.name_menu(entry, column)
-            self.active_menu.popup(self.answers.viewport().mapToGlobal(rect.bottomLeft() + QPoint(0, 2)))
+            self.active_menu.popup(
+                self.answers.viewport().mapToGlobal(rect.bottomLeft() + QPoint(0, 2))
+            )
 
     def name_menu(self, entry: Entry, column: Column) -> QMenu:
         """The actions for a predicted name: same as / distinct from a key name."""
