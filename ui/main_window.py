@@ -153,12 +153,18 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         bar = self.menuBar()
         file = bar.addMenu("&File")
-        self._action(file, "file.new", "&New project…", self.new_project, QKeySequence.StandardKey.New)
-        self._action(file, "file.open", "&Open project…", self.choose_project, QKeySequence.StandardKey.Open)
+        self._action(
+            file, "file.new", "&New project…", self.new_project, QKeySequence.StandardKey.New
+        )
+        self._action(
+            file, "file.open", "&Open project…", self.choose_project, QKeySequence.StandardKey.Open
+        )
         self.recent_menu = file.addMenu("Recent projects")
         self.recent_menu.aboutToShow.connect(self._fill_recent)
         file.addSeparator()
-        self.add_pdf_action = self._action(file, "file.add_pdf", "&Add PDF…", self.add_document, "Ctrl+Shift+A")
+        self.add_pdf_action = self._action(
+            file, "file.add_pdf", "&Add PDF…", self.add_document, "Ctrl+Shift+A"
+        )
         self.export_action = self._action(file, "file.export", "&Export…", self.export, "Ctrl+E")
         file.addSeparator()
         self._action(file, "file.quit", "&Quit", self.close, QKeySequence.StandardKey.Quit)
@@ -178,7 +184,13 @@ class MainWindow(QMainWindow):
 
         view = bar.addMenu("&View")
         for number, (name, (title, _)) in enumerate(VIEWS.items(), start=1):
-            self._action(view, f"view.{name}", title, lambda _=False, n=name: self.show_view(n), f"Ctrl+{number}")
+            self._action(
+                view,
+                f"view.{name}",
+                title,
+                lambda _=False, n=name: self.show_view(n),
+                f"Ctrl+{number}",
+            )
         view.addSeparator()
         themes = QActionGroup(self)
         self.theme_actions: dict[str, QAction] = {}
@@ -304,11 +316,10 @@ class MainWindow(QMainWindow):
                 save(settings)
         settings.sync()
 
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
+    def closeEvent(self, event: QCloseEvent) -> None:
         self.save_state()
         for widget in self.views.values():
             shutdown = getattr(widget, "shutdown", None)
             if shutdown is not None:
                 shutdown()
         super().closeEvent(event)
-

@@ -18,7 +18,9 @@ MAX_RECENT = 8
 
 def app_settings() -> QSettings:
     """The settings store every GUI part reads and writes."""
-    return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, ORGANIZATION, APPLICATION)
+    return QSettings(
+        QSettings.Format.IniFormat, QSettings.Scope.UserScope, ORGANIZATION, APPLICATION
+    )
 
 
 def recent_projects() -> list[str]:

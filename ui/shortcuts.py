@@ -35,7 +35,9 @@ class ShortcutRegistry:
     def register(self, action_id: str, action: QAction, default: str | QKeySequence) -> QAction:
         """Give ``action`` its configured shortcut (the user's, else ``default``)."""
         default_text = (
-            default.toString() if isinstance(default, QKeySequence) else QKeySequence(default).toString()
+            default.toString()
+            if isinstance(default, QKeySequence)
+            else QKeySequence(default).toString()
         )
         self._actions[action_id] = (action, default_text)
         action.setShortcut(QKeySequence(self.key(action_id)))

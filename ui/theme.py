@@ -68,7 +68,11 @@ def palette(theme: str) -> QPalette:
         role = getattr(QPalette.ColorRole, role_name)
         pal.setColor(QPalette.ColorGroup.All, role, QColor(colour))
     disabled = QColor(_COLOURS[theme]["PlaceholderText"])
-    for role in (QPalette.ColorRole.Text, QPalette.ColorRole.WindowText, QPalette.ColorRole.ButtonText):
+    for role in (
+        QPalette.ColorRole.Text,
+        QPalette.ColorRole.WindowText,
+        QPalette.ColorRole.ButtonText,
+    ):
         pal.setColor(QPalette.ColorGroup.Disabled, role, disabled)
     return pal
 

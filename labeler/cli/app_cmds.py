@@ -23,7 +23,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("demo", help="build the demo project and open it in the application")
     p.add_argument(
-        "--project", default="labeler-demo", metavar="DIR", help="demo project folder (default: %(default)s)"
+        "--project",
+        default="labeler-demo",
+        metavar="DIR",
+        help="demo project folder (default: %(default)s)",
     )
     p.add_argument(
         "--screenshot-dir", metavar="DIR", help="render every view to DIR/<view>.png and exit"
