@@ -165,3 +165,52 @@ def _response(item_id, model, condition, key, skill, rng: random.Random) -> NewR
         latency_ms=2300.0,
         cost_usd=0.0011,
     )
+
+
+def answer(item_id: str, model: str, condition: str, names: list[str], **extra) -> NewResponse:
+    """A stored ``ok`` answer naming ``names``."""
+    labels = [{"name": n, "location_hint": ""} for n in names]
+    fields = {
+        "status": "ok",
+        "raw_text": '{"labels": [...]}',
+        "labels": labels,
+        "parse_ok": True,
+        **extra,
+    }
+    return NewResponse(item_id, model, condition, f"{item_id}-{model}-{condition}", **fields)
+
+
+def heart_project(folder) -> Project:
+    """Two items, two models, two conditions, with answers whose scores are known.
+
+    Item ``heart``: key mitral valve, aorta, left atrium. Under ``told``, ``m/a``
+    says "bicuspid valve" (a synonym the empty lexicon does not know) → F1 2/3;
+    under ``no-image`` the models disagree (1.0 vs 0.0). Item ``cell`` has an
+    API error and a parse error.
+    """
+    project = Project.create(folder, name="heart")
+    project.items.add(
+        item_id="heart",
+        subject="the heart",
+        status="ready",
+        key=[KeyEntry("mitral valve"), KeyEntry("aorta"), KeyEntry("left atrium")],
+    )
+    project.items.add(
+        item_id="cell",
+        subject="an animal cell",
+        status="draft",
+        key=[KeyEntry("nucleus"), KeyEntry("ribosome")],
+    )
+    record = project.responses.record
+    record(answer("heart", "m/a", "told", ["bicuspid valve", "aorta", "left atrium"]))
+    record(answer("heart", "m/b", "told", ["aorta"]))
+    record(answer("heart", "m/a", "no-image", ["aorta", "left atrium", "mitral valve"]))
+    record(answer("heart", "m/b", "no-image", []))
+    record(answer("cell", "m/a", "told", ["nucleus", "ribosome"]))
+    record(NewResponse("cell", "m/b", "told", "x", "api_error", error="HTTP 500", parse_ok=False))
+    record(
+        NewResponse(
+            "cell", "m/a", "no-image", "y", "parse_error", raw_text="not json", parse_ok=False
+        )
+    )
+    return project

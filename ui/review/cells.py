@@ -101,12 +101,18 @@ class ReviewData:
     # -- item filters -------------------------------------------------------
 
     def disagrees(self, item_id: str) -> bool:
-        """Models' F1 for the same condition differ by at least :data:`DISAGREEMENT`."""
+        """Models' F1 for the same condition differ by at least :data:`DISAGREEMENT`.
+
+        Failed calls are not answers, so they take no part in a disagreement.
+        """
         by_condition: dict[str, list[float]] = {}
         for column in self.columns:
+            response = self.response(item_id, column)
+            if response is None or response.status in FAILURE_STATUSES:
+                continue
             score = self.score(item_id, column)
-            if score is not None:
-                by_condition.setdefault(column.condition, []).append(score.f1)
+            assert score is not None
+            by_condition.setdefault(column.condition, []).append(score.f1)
         return any(max(f) - min(f) >= DISAGREEMENT for f in by_condition.values() if len(f) > 1)
 
     def has_failure(self, item_id: str) -> bool:
