@@ -65,11 +65,15 @@ VARIANTS = {
 EXTRAS = ["capillary", "vein", "cytoplasm", "epidermis", "tendon", "cartilage", "myelin sheath"]
 
 
-def figure_png(subject: str, names: list[str], labelled: bool) -> bytes:
-    """A small drawn 'figure': a shape with leader lines, with or without the label text."""
+def figure_png(subject: str, names: list[str], labelled: bool, seed: int = 0) -> bytes:
+    """A small drawn 'figure': a shape with leader lines, with or without the label text.
+
+    ``seed`` shifts the shape so every item's question image is distinct bytes.
+    """
     image = Image.new("RGB", (360, 260), "white")
     draw = ImageDraw.Draw(image)
-    draw.ellipse((90, 50, 250, 210), outline="black", width=3)
+    shift = seed % 40
+    draw.ellipse((90 + shift, 50, 250 + shift, 210), outline="black", width=3)
     for n, name in enumerate(names):
         y = 30 + n * 200 // max(1, len(names))
         draw.line((170, 130, 290, y), fill="black", width=1)
@@ -115,8 +119,8 @@ def build_project(
         item = project.items.add(
             subject=subject,
             status="ready" if n % 5 else "draft",
-            question_png=figure_png(subject, key, labelled=False) if images else None,
-            answer_png=figure_png(subject, key, labelled=True) if images else None,
+            question_png=figure_png(subject, key, labelled=False, seed=n) if images else None,
+            answer_png=figure_png(subject, key, labelled=True, seed=n) if images else None,
             key=[KeyEntry(name) for name in key],
             item_id=f"it-{n:04d}",
         )

@@ -9,7 +9,6 @@ button says how many that is before anything is sent.
 
 from __future__ import annotations
 
-import threading
 import time
 from pathlib import Path
 
@@ -43,8 +42,9 @@ from labeler.store import NewResponse
 from ui import workers
 from ui.errors import show_error
 from ui.review.style import tone
+from ui.run.child import RunRequest
 from ui.run.models_file import ModelChoice, load_choices
-from ui.run.worker import Estimate, ProgressRelay, RunRequest, estimate, execute
+from ui.run.worker import Estimate, RunProcess, estimate
 from ui.session import Session
 from ui.settings import app_settings
 
@@ -64,11 +64,8 @@ class RunView(QWidget):
         super().__init__(parent)
         self.session = session
         self.choices: list[ModelChoice] = []
-        self.run_worker: workers.Worker | None = None
+        self.run_process: RunProcess | None = None
         self.estimate_worker: workers.Worker | None = None
-        self.cancel_event = threading.Event()
-        self.relay = ProgressRelay(self)
-        self.relay.progress.connect(self._progress)
         self._started = 0.0
         self.last_summary: RunSummary | None = None
 
@@ -294,7 +291,7 @@ class RunView(QWidget):
     def _changed(self, *_: object) -> None:
         count = len(self._item_ids())
         self.item_count.setText(f"{count} item{'s' if count != 1 else ''}")
-        if self.run_worker is None:
+        if self.run_process is None:
             self._estimate_timer.start()
 
     # -- estimate -----------------------------------------------------------
@@ -313,7 +310,7 @@ class RunView(QWidget):
         self.estimate_worker = workers.start(worker)
 
     def _estimated(self, worker: workers.Worker, result: Estimate) -> None:
-        if worker is not self.estimate_worker or self.run_worker is not None:
+        if worker is not self.estimate_worker or self.run_process is not None:
             return
         parts = [f"<b>{result.calls:,} calls</b> to send"]
         if result.skipped:
@@ -335,26 +332,28 @@ class RunView(QWidget):
     def start(self) -> None:
         """Start the chosen run on a worker thread."""
         request = self.request()
-        if request is None or self.run_worker is not None:
+        if request is None or self.run_process is not None:
             return
-        self.cancel_event = threading.Event()
         self.last_summary = None
         self._reset_counts()
         self.log.clear()
         self.progress.setRange(0, 0)  # busy until the first answer says how many
-        self.outcome.setText("Running…")
+        self.outcome.setText("Starting the run…")
         self._started = time.monotonic()
-        worker = workers.Worker(execute, request, self.relay, self.cancel_event)
-        worker.signals.result.connect(self._finished)
-        worker.signals.error.connect(self._failed)
-        worker.signals.finished.connect(self._ended)
-        self.run_worker = workers.start(worker)
+        process = RunProcess(request, self)
+        process.progress.connect(self._progress)
+        process.finished.connect(self._finished)
+        process.failed.connect(self._failed)
+        process.ended.connect(self._ended)
+        self.run_process = process
+        process.start()
         self._set_running(True)
         self.session.status_message.emit(f"Run started: {len(request.models)} model(s)")
 
     def cancel(self) -> None:
         """Stop after the calls in flight; everything finished is kept."""
-        self.cancel_event.set()
+        if self.run_process is not None:
+            self.run_process.cancel()
         self.cancel_button.setEnabled(False)
         self.outcome.setText("Cancelling: waiting for the calls in flight…")
 
@@ -383,12 +382,13 @@ class RunView(QWidget):
             self.progress.setValue(summary.sent)
         self.session.status_message.emit(f"Run {verb.lower()}: {summary.sent} answers stored")
 
-    def _failed(self, exc: BaseException) -> None:
-        self.outcome.setText(f"The run stopped: {exc}. Answers already stored are kept.")
-        show_error(exc, self, "Run")
+    def _failed(self, message: str, user_error: bool) -> None:
+        first_line = message.splitlines()[0]
+        self.outcome.setText(f"The run stopped: {first_line}. Answers already stored are kept.")
+        show_error(LabelerError(message) if user_error else RuntimeError(message), self, "Run")
 
     def _ended(self) -> None:
-        self.run_worker = None
+        self.run_process = None
         self._set_running(False)
         if self.progress.maximum() == 0:
             self.progress.setRange(0, 1)

@@ -1,40 +1,28 @@
-"""Model runs and run plans off the GUI thread.
+"""Model runs and run plans, kept off the GUI thread.
 
-The core runner (:func:`labeler.runs.runner.run`) is a blocking function with a
-progress callback and a ``threading.Event`` for cancel, so a run is one
-:class:`ui.workers.Worker` job. The job opens its own :class:`Project` (a
-SQLite connection belongs to one thread); progress crosses to the GUI thread as
-a queued Qt signal, throttled so a fast model (the offline baseline answers in
-microseconds) cannot flood the event queue.
+A run is a spawned process (:mod:`ui.run.child`, see there why not a thread);
+:class:`RunProcess` starts it, polls its queue from a GUI-thread timer (a
+``get_nowait`` costs microseconds) and turns messages into Qt signals. The
+estimate is light (planning reads images, no SDK clients), so it is an
+ordinary :mod:`ui.workers` job with its own project connection.
 """
 
 from __future__ import annotations
 
-import threading
-import time
+import multiprocessing
+import queue as queue_module
 from dataclasses import dataclass
-from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
-from labeler.providers.config import ModelConfig
-from labeler.runs.runner import RunProgress, RunSummary, plan_run, run
-from labeler.store import NewResponse, Project
+from labeler.runs.runner import plan_run
+from labeler.store import Project
+from ui.run import child
+from ui.run.child import RunRequest
 
-#: Minimum seconds between progress signals (the last one is always sent).
-PROGRESS_INTERVAL = 0.05
-
-
-@dataclass(frozen=True)
-class RunRequest:
-    """What the curator chose in the Run view."""
-
-    folder: Path
-    models: tuple[ModelConfig, ...]
-    conditions: tuple[str, ...]
-    item_ids: tuple[str, ...]
-    concurrency: int
-    retry_failed: bool
+POLL_MS = 40
+#: Never fork a process that runs Qt: a spawned child starts clean.
+SPAWN = multiprocessing.get_context("spawn")
 
 
 @dataclass(frozen=True)
@@ -58,41 +46,69 @@ def estimate(request: RunRequest) -> Estimate:
     return Estimate(len(plan.calls), plan.skipped, len(plan.unrunnable), cost, tuple(unpriced))
 
 
-class ProgressRelay(QObject):
-    """Carries progress from the run thread to the GUI thread, in batches.
+class RunProcess(QObject):
+    """One run in a child process, reported through signals on the GUI thread."""
 
-    ``progress`` delivers ``(RunProgress, [NewResponse, …])``: the latest
-    counts and every response stored since the previous signal.
-    """
+    progress = Signal(object, object)  # RunProgress, [NewResponse, …] stored since last time
+    finished = Signal(object)  # RunSummary
+    failed = Signal(str, bool)  # message, is a user error (LabelerError)
+    ended = Signal()  # always last, whatever happened
 
-    progress = Signal(object, object)
-
-    def __init__(self, parent: QObject | None = None) -> None:
+    def __init__(self, request: RunRequest, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._last = 0.0
-        self._batch: list[NewResponse] = []
-
-    def report(self, progress: RunProgress) -> None:
-        """Called on the run thread after every stored response."""
-        if progress.last is not None:
-            self._batch.append(progress.last)
-        now = time.monotonic()
-        if progress.done >= progress.total or now - self._last >= PROGRESS_INTERVAL:
-            self._last = now
-            batch, self._batch = self._batch, []
-            self.progress.emit(progress, batch)
-
-
-def execute(request: RunRequest, relay: ProgressRelay, cancel: threading.Event) -> RunSummary:
-    """Run the request to the end (or until ``cancel``); runs on a worker thread."""
-    with Project.open(request.folder) as project:
-        return run(
-            project,
-            list(request.models),
-            list(request.conditions),
-            list(request.item_ids),
-            concurrency=request.concurrency,
-            retry_failed=request.retry_failed,
-            on_progress=relay.report,
-            cancel=cancel,
+        self._queue = SPAWN.Queue()
+        self._cancel = SPAWN.Event()
+        self._process = SPAWN.Process(
+            target=child.main, args=(request, self._queue, self._cancel), daemon=True
         )
+        self._timer = QTimer(self)
+        self._timer.setInterval(POLL_MS)
+        self._timer.timeout.connect(self._poll)
+        self._reported = False
+
+    def start(self) -> None:
+        self._process.start()
+        self._timer.start()
+
+    def cancel(self) -> None:
+        """Ask the run to stop after the calls in flight (finished answers are stored)."""
+        self._cancel.set()
+
+    @property
+    def running(self) -> bool:
+        """True until the run's outcome has been reported."""
+        return not self._reported
+
+    def _poll(self) -> None:
+        if self._reported:  # only reaping the finished child, without blocking
+            if not self._process.is_alive():
+                self._process.join(timeout=0)
+                self._timer.stop()
+            return
+        while True:
+            try:
+                message = self._queue.get_nowait()
+            except queue_module.Empty:
+                break
+            kind = message[0]
+            if kind == "progress":
+                self.progress.emit(message[1], message[2])
+                continue
+            if kind == "done":
+                self.finished.emit(message[1])
+            else:
+                self.failed.emit(message[1], message[2])
+            self._report_end()
+            return
+        if not self._process.is_alive() and self._queue.empty():
+            code = self._process.exitcode
+            self.failed.emit(
+                f"the run process exited unexpectedly (exit code {code}); "
+                "every answer stored before that is kept, and starting again resumes",
+                False,
+            )
+            self._report_end()
+
+    def _report_end(self) -> None:
+        self._reported = True
+        self.ended.emit()
