@@ -191,12 +191,23 @@ class LeaderboardView(QWidget):
             return
         self.summary.setText("Computing the leaderboard…")
         worker = workers.Worker(compute, project.folder)
-        worker.signals.result.connect(lambda board, w=worker: self._ready(w, board))
-        worker.signals.error.connect(lambda exc: show_error(exc, self, "Leaderboard"))
+        # Bound methods, not lambdas: Qt drops the connection if this view is deleted first.
+        worker.signals.result.connect(self._ready)
+        worker.signals.error.connect(self._failed)
         self.worker = workers.start(worker)
 
-    def _ready(self, worker: workers.Worker, board: Leaderboard) -> None:
-        if worker is not self.worker:
+    def _current(self) -> bool:
+        """Whether the signal being handled comes from the latest computation."""
+        return self.worker is not None and self.sender() is self.worker.signals
+
+    def _failed(self, exc: BaseException) -> None:
+        if self._current():
+            self.worker = None
+            self.summary.setText("The leaderboard could not be computed.")
+            show_error(exc, self, "Leaderboard")
+
+    def _ready(self, board: Leaderboard) -> None:
+        if not self._current():
             return  # superseded by a newer computation
         self.worker = None
         self.board = board

@@ -232,12 +232,24 @@ class LexiconView(QWidget):
             self.suggestion_worker.cancel()
         self.suggestion_status.setText("Finding suggestions…")
         worker = workers.Worker(compute_suggestions, project.folder)
-        worker.signals.result.connect(lambda result, w=worker: self._suggestions_ready(w, result))
-        worker.signals.error.connect(lambda exc: show_error(exc, self))
+        # Bound methods, not lambdas: Qt drops the connection if this view is deleted first.
+        worker.signals.result.connect(self._suggestions_ready)
+        worker.signals.error.connect(self._suggestions_failed)
         self.suggestion_worker = workers.start(worker)
 
-    def _suggestions_ready(self, worker: workers.Worker, suggestions: list[Suggestion]) -> None:
-        if worker is not self.suggestion_worker:
+    def _current(self) -> bool:
+        """Whether the signal being handled comes from the latest suggestion job."""
+        worker = self.suggestion_worker
+        return worker is not None and self.sender() is worker.signals
+
+    def _suggestions_failed(self, exc: BaseException) -> None:
+        if self._current():
+            self.suggestion_worker = None
+            self.suggestion_status.setText("Could not compute suggestions")
+            show_error(exc, self, "Lexicon")
+
+    def _suggestions_ready(self, suggestions: list[Suggestion]) -> None:
+        if not self._current():
             return  # an older computation finished after a newer one started
         self.suggestion_worker = None
         self.suggestions_model.set_suggestions(suggestions)

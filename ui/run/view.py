@@ -305,12 +305,19 @@ class RunView(QWidget):
             return
         self.plan.setText("Estimating…")
         worker = workers.Worker(estimate, request)
-        worker.signals.result.connect(lambda e, w=worker: self._estimated(w, e))
-        worker.signals.error.connect(lambda exc: self._estimate_failed(exc))
+        # Bound methods, not lambdas: Qt drops the connection if this view is deleted first.
+        worker.signals.result.connect(self._estimated)
+        worker.signals.error.connect(self._estimate_failed)
         self.estimate_worker = workers.start(worker)
 
-    def _estimated(self, worker: workers.Worker, result: Estimate) -> None:
-        if worker is not self.estimate_worker or self.run_process is not None:
+    def _latest_estimate(self) -> bool:
+        """Whether the signal being handled comes from the latest estimate (and no run started)."""
+        worker = self.estimate_worker
+        current = worker is not None and self.sender() is worker.signals
+        return current and self.run_process is None
+
+    def _estimated(self, result: Estimate) -> None:
+        if not self._latest_estimate():
             return
         parts = [f"<b>{result.calls:,} calls</b> to send"]
         if result.skipped:
@@ -324,6 +331,8 @@ class RunView(QWidget):
         self.start_button.setEnabled(result.calls > 0)
 
     def _estimate_failed(self, exc: BaseException) -> None:
+        if not self._latest_estimate():
+            return
         self.plan.setText(f"Cannot plan this run: {exc}")
         self.start_button.setEnabled(False)
 
