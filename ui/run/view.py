@@ -107,6 +107,7 @@ class RunView(QWidget):
         self.outcome.setWordWrap(True)
         self.start_button = QPushButton("Start run")
         self.start_button.setDefault(True)
+        self.start_button.setEnabled(False)  # until an estimate says there is something to send
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setEnabled(False)
         self.progress = QProgressBar()
@@ -229,7 +230,9 @@ class RunView(QWidget):
                 key = f"{choice.missing_key} not set"
             row = QTreeWidgetItem([c.name, c.provider, price, key])
             row.setData(0, Qt.ItemDataRole.UserRole, c.name)
-            row.setCheckState(0, Qt.CheckState.Unchecked)
+            # The offline baseline is free and instant: ticked, so a first run just works.
+            ticked = c.provider == "baseline"
+            row.setCheckState(0, Qt.CheckState.Checked if ticked else Qt.CheckState.Unchecked)
             if not choice.runnable:
                 row.setFlags(row.flags() & ~Qt.ItemFlag.ItemIsEnabled)
                 row.setToolTip(
