@@ -101,8 +101,9 @@ class _Index:
             b = self.group_of[next(iter(name_forms(normalize(row.synonym))))]
             if a == b:
                 raise ConfigError(
-                    f"lexicon says {row.canonical!r} and {row.synonym!r} are distinct, but other "
-                    "'same' rows join them; remove one of the conflicting rows"
+                    f"lexicon says {row.canonical!r} and {row.synonym!r} are distinct, but 'same' "
+                    "rows (or their singular/plural forms) join them; remove one of the "
+                    "conflicting rows"
                 )
             distinct.update(((a, b), (b, a)))
         self.distinct = frozenset(distinct)
@@ -194,8 +195,13 @@ class Lexicon:
         return Lexicon([*self._rows, *(r for r in extra if self._key(r) not in self._keys)])
 
     def with_rows(self, item_rows: Iterable[tuple[str, str, str | None] | LexiconRow]) -> Lexicon:
-        """The global lexicon with one item's additions layered on top (self is unchanged)."""
-        return self.merge(Lexicon.from_rows(item_rows))
+        """The global lexicon with one item's additions layered on top (self is unchanged).
+
+        An item that adds nothing new gets this lexicon itself, so its warm
+        scoring caches are shared instead of rebuilt per item.
+        """
+        extra = [r for r in Lexicon.from_rows(item_rows).rows() if self._key(r) not in self._keys]
+        return self.merge(extra) if extra else self
 
     def search(self, text: str) -> list[LexiconRow]:
         """Rows whose canonical or synonym contains ``text`` (normalised), in order."""

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from rapidfuzz.fuzz import ratio
 
@@ -47,9 +47,8 @@ FUZZY_MAX_LEN_DIFF = 3
 FUZZY_MIN_SIMILARITY = 0.86
 
 
-@dataclass(frozen=True)
-class Match:
-    """One matched pair and the level that matched it."""
+class Match(NamedTuple):
+    """One matched pair and the level that matched it (a tuple: cheap to build in bulk)."""
 
     pred: str
     key: str
@@ -132,53 +131,62 @@ def _profile(raw: str, index: _Index) -> _Name:
 
 
 class _Side:
-    """A list of names merged into equivalence classes, with one lookup table.
-
-    A name joins the lowest-numbered class it shares an equivalence token with (exact,
-    normalised, plural or synonym), so equivalent names count once.
-    """
+    """A key list merged into equivalence classes, with one lookup table."""
 
     def __init__(self, raws: Iterable[str], index: _Index) -> None:
-        self.reps: list[str] = []
-        self.groups: list[frozenset[int]] = []
-        self.classes: dict[str | int, int] = {}
+        names = [n for n in (_profile(raw, index) for raw in raws) if n.norm]
+        class_of, self.reps = _classes(names)
+        self.groups: list[frozenset[int]] = [frozenset()] * len(self.reps)
         self.table: dict[str | int, tuple[int, str]] = {}
         self.fuzzy: dict[str, list[tuple[int, str, str, frozenset[int]]]] = defaultdict(list)
-        for raw in raws:
-            self.add(_profile(raw, index))
-
-    def add(self, name: _Name) -> None:
-        """Put ``name`` in its class (new or existing); blank names are skipped."""
-        if not name.norm:
-            return
-        cls = _join(self.classes, self.reps, name)
-        if cls == len(self.groups):
-            self.groups.append(name.groups)
-        else:
+        for name, cls in zip(names, class_of, strict=True):
             self.groups[cls] = self.groups[cls] | name.groups
-        hit = (cls, name.raw)
-        self.table.setdefault(_RAW + name.raw, hit)
-        for token in name.equivalent:
-            self.table.setdefault(token, hit)
-        if name.fuzzy_prefix is not None:
-            self.fuzzy[name.fuzzy_prefix].append((cls, name.raw, name.norm, name.groups))
+            hit = (cls, name.raw)
+            self.table.setdefault(_RAW + name.raw, hit)
+            for token in name.equivalent:
+                self.table.setdefault(token, hit)
+            if name.fuzzy_prefix is not None:
+                self.fuzzy[name.fuzzy_prefix].append((cls, name.raw, name.norm, name.groups))
 
 
-def _join(classes: dict[str | int, int], reps: list[str], name: _Name) -> int:
-    """The equivalence class of ``name`` among names seen so far (a new one if none).
+def _classes(names: Sequence[_Name]) -> tuple[Sequence[int], list[str]]:
+    """Equivalence class per name and each class's first surface.
 
-    Shared by predictions and keys so both sides count equivalent names once
-    by the same rule: join the lowest-numbered class sharing a token.
+    Classes are the connected components of "shares an equivalence token"
+    (normalised form, singular reading or lexicon group), so the count does
+    not depend on order even for chains like ``atrium ~ atria ~ atrion``.
+    Classes are numbered by first appearance. The common case (no two names
+    equivalent) costs one C-level disjointness test per name.
     """
-    if classes.keys().isdisjoint(name.equivalent):
-        cls = len(reps)
-        reps.append(name.raw)
-        classes.update(dict.fromkeys(name.equivalent, cls))
-    else:
-        cls = min(classes[t] for t in name.equivalent if t in classes)
+    owner: dict[str | int, int] = {}
+    parent: list[int] | None = None
+    for i, name in enumerate(names):
+        if owner.keys().isdisjoint(name.equivalent):
+            owner.update(dict.fromkeys(name.equivalent, i))
+            continue
+        parent = parent or list(range(len(names)))
         for token in name.equivalent:
-            classes.setdefault(token, cls)
-    return cls
+            a, b = _root(parent, owner.setdefault(token, i)), _root(parent, i)
+            parent[max(a, b)] = min(a, b)
+    if parent is None:
+        return range(len(names)), [n.raw for n in names]
+    number: dict[int, int] = {}
+    reps: list[str] = []
+    class_of = []
+    for i, name in enumerate(names):
+        root = _root(parent, i)
+        if root not in number:
+            number[root] = len(reps)
+            reps.append(name.raw)
+        class_of.append(number[root])
+    return class_of, reps
+
+
+def _root(parent: list[int], i: int) -> int:
+    while parent[i] != i:
+        parent[i] = parent[parent[i]]
+        i = parent[i]
+    return i
 
 
 def _prepared_key(key: Sequence[str], index: _Index) -> _Side:
@@ -204,15 +212,11 @@ def _match_side(
     Hot path of live rescoring: lookups are one C-level intersection of the
     key table with the name's tokens; Python only loops over actual hits.
     """
-    reps: list[str] = []
-    seen: dict[str | int, int] = {}
     best: dict[tuple[int, int], tuple[int, str, str]] = {}
     table, distinct, fuzzy, names = keys.table, index.distinct, keys.fuzzy, index.names
-    for raw in predicted:
-        name = names.get(raw) or _profile(raw, index)
-        if not name.norm:
-            continue
-        p = _join(seen, reps, name)
+    profiles = [n for n in (names.get(raw) or _profile(raw, index) for raw in predicted) if n.norm]
+    class_of, reps = _classes(profiles)
+    for name, p in zip(profiles, class_of, strict=True):
         for token in table.keys() & name.strength:
             strength = name.strength[token]
             k, key_raw = table[token]
@@ -225,8 +229,8 @@ def _match_side(
         candidates = fuzzy.get(name.fuzzy_prefix) if name.fuzzy_prefix else None
         for k, key_raw, key_norm, key_groups in candidates or ():
             if (
-                (p, k) not in best
-                and abs(len(key_norm) - len(name.norm)) <= FUZZY_MAX_LEN_DIFF
+                abs(len(key_norm) - len(name.norm)) <= FUZZY_MAX_LEN_DIFF
+                and (p, k) not in best
                 and ratio(name.norm, key_norm, score_cutoff=FUZZY_MIN_SIMILARITY * 100)
                 and not (distinct and _vetoed(distinct, name.groups, key_groups))
             ):
@@ -270,6 +274,19 @@ def score_names(
         unmatched_pred=[r for p, r in enumerate(pred_reps) if p not in matched_p],
         missed_key=[r for k, r in enumerate(keys.reps) if k not in matched_k],
     )
+
+
+def equivalence_classes(names: Sequence[str], lexicon: Lexicon | None = None) -> list[int]:
+    """Class number per name under the scorer's equivalence (all levels but fuzzy).
+
+    Blank names get -1. This is the rule that makes equivalent predictions
+    count once; the analysis uses it to pool names across models.
+    """
+    index = lexicon.index if lexicon is not None else _empty_index()
+    profiles = [_profile(raw, index) for raw in names]
+    kept = [n for n in profiles if n.norm]
+    class_of = iter(_classes(kept)[0])
+    return [next(class_of) if n.norm else -1 for n in profiles]
 
 
 _EMPTY: list[_Index] = []

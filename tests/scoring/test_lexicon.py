@@ -116,6 +116,8 @@ def test_item_rows_layer_over_the_global_lexicon_without_changing_it():
     item = global_lexicon.with_rows([("bicuspid valve", "left AV valve", None)])
     assert item.same("mitral valve", "left AV valve")
     assert not global_lexicon.same("mitral valve", "left AV valve")
+    assert global_lexicon.with_rows([]) is global_lexicon
+    assert global_lexicon.with_rows([("Mitral valve", "bicuspid valve", "")]) is global_lexicon
 
 
 def test_merge_skips_rows_already_present():

@@ -39,8 +39,13 @@ def test_accuracy_counts_right_name_at_right_letter():
         ("(D) left atrium", None),
         ("D: right atrium", None),  # a second name for D does not get a second chance
     ]
-    markers = {"A": "aorta", "B": "pulmonary trunk", "C": "left ventricle", "D": "right atrium",
-               "E": "septum"}
+    markers = {
+        "A": "aorta",
+        "B": "pulmonary trunk",
+        "C": "left ventricle",
+        "D": "right atrium",
+        "E": "septum",
+    }
     score = marker_accuracy(labels, markers, lexicon)
     assert score.correct == ["A", "B"]
     assert score.wrong == {"C": "vena cava", "D": "left atrium"}

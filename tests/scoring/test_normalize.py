@@ -20,6 +20,7 @@ from labeler.scoring.plurals import name_forms
         ("loop of Henle", "Henle loop"),
         ("Henle’s loop", "Henle loop"),  # typographic apostrophe
         ("node of Ranvier", "Ranvier node"),
+        ("head of the femur", "femur head"),
     ],
 )
 def test_equal_after_normalisation(a, b):
@@ -28,7 +29,12 @@ def test_equal_after_normalisation(a, b):
 
 @pytest.mark.parametrize(
     ("a", "b"),
-    [("aorta", "the aortic arch"), ("A band", "band"), ("A-site", "site"), ("atrium", "left atrium")],
+    [
+        ("aorta", "the aortic arch"),
+        ("A band", "band"),
+        ("A-site", "site"),
+        ("atrium", "left atrium"),
+    ],
 )
 def test_different_names_stay_different(a, b):
     assert normalize(a) != normalize(b)
