@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import abc
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 # Statuses a provider can report. ``parse_error`` is decided later by the runner,
 # when an ``ok`` answer's text does not parse.
@@ -67,7 +67,6 @@ class CallResult:
     reasoning_tokens: int | None = None
     latency_s: float = 0.0
     error: str | None = None
-    extra: dict = field(default_factory=dict)
 
 
 class TransientError(Exception):

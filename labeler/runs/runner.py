@@ -138,7 +138,11 @@ ProgressCallback = Callable[[RunProgress], None]
 def request_hash(
     model: ModelConfig, prompt: str, image: ImagePayload | None, settings: Mapping[str, object]
 ) -> str:
-    """SHA-256 of prompt + image bytes + model identity + decode settings (never the key)."""
+    """SHA-256 of prompt + image bytes + model + stored settings (never the key).
+
+    The stored settings include the route (``base_url``): the same model id served by
+    another route (OpenRouter vs native, card caveat 7.2) is another request.
+    """
     payload = {
         "prompt": prompt,
         "image": hashlib.sha256(image.data).hexdigest() if image else None,
@@ -403,8 +407,10 @@ def to_new_response(
     if error is None and status in (PARSE_ERROR, TRUNCATED):
         error = parsed.error
     if error is None and status == EMPTY:
-        used = f", {result.reasoning_tokens} reasoning tokens" if result.reasoning_tokens else ""
-        error = f"no answer text (finish_reason={result.finish_reason}{used})"
+        error = f"no answer text (finish_reason={result.finish_reason})"
+        reasoning, output = result.reasoning_tokens, result.output_tokens
+        if reasoning and output and reasoning >= output:
+            error += f"; reasoning used the whole output budget ({reasoning} tokens)"
     if error is None and status == REFUSED:
         error = f"model declined (finish_reason={result.finish_reason})"
     image = call.image

@@ -7,7 +7,16 @@ refusal signals, 429 with Retry-After, 500s and slow answers.
 """
 
 import pytest
-from runs_loopback import ANSWER, blocked, empty, http_error, ok, refused, truncated
+from runs_loopback import (
+    ANSWER,
+    blocked,
+    empty,
+    http_error,
+    ok,
+    refused,
+    stream_error,
+    truncated,
+)
 from runs_support import models_toml
 
 from labeler.prompts import CONDITIONS, build_prompt, needs_image
@@ -18,7 +27,7 @@ PROVIDERS = ("openai", "anthropic", "gemini")
 FAST = RetryPolicy(base_delay_s=0.01)
 SENT_SETTINGS = {
     "openai": {"temperature": 0, "max_tokens": 8000},
-    "anthropic": {"max_tokens": 24000, "output_config": {"effort": "high"}},
+    "anthropic": {"max_tokens": 24000, "output_config": {"effort": "high"}, "stream": True},
     "gemini": {
         "temperature": 0.0,
         "maxOutputTokens": 8000,
@@ -101,6 +110,8 @@ def test_each_status_signal(project, server, key_env, tmp_path, provider):
     blank = rows["valves", "desc"]
     assert (blank.status, blank.raw_text, blank.parse_ok) == ("empty", "", False)
     assert "no answer text" in blank.error
+    if provider == "openai":  # the loopback spends all 80 output tokens on reasoning
+        assert "reasoning used the whole output budget (80 tokens)" in blank.error
     prose = rows["kidney", "told"]
     assert (prose.status, prose.parse_ok, prose.labels) == ("parse_error", False, [])
     assert prose.raw_text == "I cannot see the image, sorry." and prose.error
@@ -146,3 +157,10 @@ def test_slow_answer_times_out_and_is_retried(project, server, key_env, tmp_path
     rows = project.responses.latest()
     assert len(rows) == 3
     assert all((r.status, r.attempts) == ("ok", 2) for r in rows)
+
+
+def test_anthropic_error_event_mid_stream_is_retried(project, server, key_env, tmp_path):
+    server.script("of: the human heart", stream_error())
+    run(project, models(tmp_path, server, "anthropic"), ["told"], ["heart"], retry=FAST)
+    (row,) = project.responses.latest()
+    assert (row.status, row.attempts, row.predicted_names) == ("ok", 2, ["aorta", "left ventricle"])
