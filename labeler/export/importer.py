@@ -4,7 +4,7 @@ Two steps, each one transaction (a bad file imports nothing):
 
 * :func:`import_items` creates items from an ``items.jsonl``: subject, tier,
   pattern, the key (names and marker letters) and, as per-item lexicon rows,
-  the synonyms and distinct names the publisher scored with. Each item keeps
+  the ``lexicon`` rows the publisher scored the item with. Each item keeps
   its public ID, so the project must use the same ID prefix. Items whose
   public ID the project already has are left alone.
 * :func:`import_results` attaches ``results.jsonl`` rows to items by public ID
@@ -27,7 +27,7 @@ from typing import Any
 
 from labeler.errors import LabelerError
 from labeler.export.ids import internal_ids_by_public, set_public_number
-from labeler.export.validate import validate_items, validate_results
+from labeler.export.validate import READING, validate_items, validate_results
 from labeler.results import key_names, project_lexicon
 from labeler.scoring import score_names
 from labeler.scoring.rescore import read_results
@@ -91,7 +91,7 @@ def import_items(project: Project, path: str | os.PathLike[str]) -> ItemsImport:
     path = Path(path)
     rows = read_results(path)
     _check_prefix(project, rows, path)
-    validate_items(rows, project.id_prefix)
+    validate_items(rows, project.id_prefix, READING)
     known = internal_ids_by_public(project)
     created, present = [], []
     with project.transaction():
@@ -109,10 +109,8 @@ def import_items(project: Project, path: str | os.PathLike[str]) -> ItemsImport:
                 key=key_entries(row["key_names"], row["markers"]),
             )
             set_public_number(project, item.id, int(public.rsplit("-", 1)[1]))
-            for relation, table in (("same", row["synonyms"]), ("distinct", row["distinct"])):
-                for name, others in table.items():
-                    for other in others:
-                        project.lexicon.add(name, other, relation, item_id=item.id)
+            for canonical, synonym, relation in row["lexicon"]:
+                project.lexicon.add(canonical, synonym, relation, item_id=item.id)
             created.append(public)
     return ItemsImport(created=created, already_present=present)
 
@@ -124,7 +122,7 @@ def import_results(
     path = Path(path)
     published = read_results(path)
     _check_prefix(project, published, path)
-    validate_results(published, None)
+    validate_results(published, None, READING)
     by_public = internal_ids_by_public(project)
     unknown = sorted({r["item_id"] for r in published} - set(by_public), key=_number)
     if unknown and not skip_unknown:
