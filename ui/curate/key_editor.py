@@ -257,12 +257,12 @@ class KeyEditor(QWidget):
     def select_rows(self, rows: Sequence[int]) -> None:
         """Select ``rows`` (the first becomes current)."""
         selection = self.table.selectionModel()
+        flags = selection.SelectionFlag
         selection.clearSelection()
-        for row in rows:
-            index = self.model.index(row, NAME)
-            selection.select(index, selection.SelectionFlag.Select | selection.SelectionFlag.Rows)
         if rows:
-            self.table.setCurrentIndex(self.model.index(rows[0], NAME))
+            selection.setCurrentIndex(self.model.index(rows[0], NAME), flags.NoUpdate)
+        for row in rows:
+            selection.select(self.model.index(row, NAME), flags.Select | flags.Rows)
 
     def add_row(self) -> None:
         """Append a label and start editing its name."""
