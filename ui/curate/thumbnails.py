@@ -23,6 +23,15 @@ THUMB_WIDTH = 84
 CACHE_SIZE = 400
 
 
+def framed(pixmap: QPixmap) -> QPixmap:
+    """``pixmap`` with a thin grey edge, so white pages stand out from the list."""
+    painter = QPainter(pixmap)
+    painter.setPen(QColor("#b8bec6"))
+    painter.drawRect(0, 0, pixmap.width() - 1, pixmap.height() - 1)
+    painter.end()
+    return pixmap
+
+
 class ThumbnailModel(QAbstractListModel):
     """One row per page of the open document."""
 
@@ -85,11 +94,7 @@ class ThumbnailModel(QAbstractListModel):
         if key not in self._blank:
             pixmap = QPixmap(size)
             pixmap.fill(QColor("#ffffff"))
-            painter = QPainter(pixmap)
-            painter.setPen(QColor("#d0d4d9"))
-            painter.drawRect(0, 0, size.width() - 1, size.height() - 1)
-            painter.end()
-            self._blank[key] = pixmap
+            self._blank[key] = framed(pixmap)
         return self._blank[key]
 
     def _request(self, page: int) -> None:
@@ -115,7 +120,7 @@ class ThumbnailModel(QAbstractListModel):
     def _done(self, path: str, page: int, image: QImage) -> None:
         if self.info is None or self.info.path != path:
             return  # a job for a document that is no longer shown
-        self._cache[page] = QPixmap.fromImage(image)
+        self._cache[page] = framed(QPixmap.fromImage(image))
         while len(self._cache) > CACHE_SIZE:
             self._cache.popitem(last=False)
         index = self.index(page - 1)
@@ -138,6 +143,7 @@ class ThumbnailStrip(QListView):
         self.setUniformItemSizes(True)  # the view never asks every row for its size
         self.setIconSize(QSize(THUMB_WIDTH, round(THUMB_WIDTH * 1.42)))
         self.setSpacing(4)
+        self.setStyleSheet("QListView { background: palette(window); border: none; }")
         self.setFixedWidth(THUMB_WIDTH + 34)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
