@@ -75,17 +75,27 @@ def run_app(
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     app = ensure_app()
     window = MainWindow()
-    if screenshot is None:
-        install_excepthook(lambda: window)
-    else:
-        errors.set_interactive(False)  # nobody could close a dialog: errors go to stderr
+    if screenshot is not None:
+        # Nobody could close a dialog offscreen: errors go to stderr meanwhile; and a
+        # screenshot must not overwrite the user's remembered window layout.
+        errors.set_interactive(False)
+        window.remember_state = False
+        try:
+            _open(window, project_dir, view)
+            save_screenshot(window, screenshot)
+        finally:
+            window.close()
+            window.deleteLater()
+            errors.set_interactive(True)
+        return 0
+    install_excepthook(lambda: window)
+    _open(window, project_dir, view)
+    window.show()
+    return app.exec()
+
+
+def _open(window: MainWindow, project_dir: str | Path | None, view: str | None) -> None:
     if project_dir is not None:
         window.session.open(project_dir)  # a bad folder is a LabelerError for the caller
     if view is not None:
         window.show_view(view)
-    if screenshot is not None:
-        save_screenshot(window, screenshot)
-        window.close()
-        return 0
-    window.show()
-    return app.exec()

@@ -80,6 +80,7 @@ class MainWindow(QMainWindow):
         self.session = session or Session(self)
         self.shortcuts = ShortcutRegistry()
         self.views: dict[str, QWidget] = {}
+        self.remember_state = True  # False: closing does not write the layout to the settings
         self.setWindowTitle("Labeler")
         self.setMinimumSize(QSize(960, 600))
 
@@ -97,10 +98,14 @@ class MainWindow(QMainWindow):
             self.stack.addWidget(self.views[name])
         self.sidebar.currentRowChanged.connect(self.stack.setCurrentIndex)
         self.sidebar.setStyleSheet(
-            "QListWidget#sidebar { background: palette(button); padding-top: 8px; }"
-            "QListWidget#sidebar::item { padding-left: 16px; border-left: 3px solid transparent; }"
+            "QListWidget#sidebar { background: palette(base); border: none;"
+            " border-right: 1px solid palette(mid); padding-top: 10px; outline: 0; }"
+            "QListWidget#sidebar::item { padding-left: 14px; border: none;"
+            " border-left: 3px solid transparent; color: palette(window-text); }"
+            "QListWidget#sidebar::item:hover { background: palette(alternate-base); }"
             "QListWidget#sidebar::item:selected { background: palette(window);"
-            " color: palette(text); border-left: 3px solid palette(highlight); font-weight: bold; }"
+            " color: palette(highlight); border-left: 3px solid palette(highlight);"
+            " font-weight: bold; }"
         )
         central = QWidget(self)
         layout = QHBoxLayout(central)

@@ -77,10 +77,20 @@ def palette(theme: str) -> QPalette:
     return pal
 
 
+# Fusion draws a checked tool button almost like an unchecked one; make modes obvious.
+STYLE = """
+QToolButton:checked { background: palette(highlight); color: palette(highlighted-text);
+                      border: 1px solid palette(highlight); border-radius: 3px; }
+QTableView { gridline-color: palette(mid); }
+QHeaderView::section { padding: 3px 6px; }
+"""
+
+
 def apply_theme(app: QApplication, theme: str) -> None:
     """Switch the whole application to ``theme``."""
     if theme not in THEMES:
         theme = "light"
     app.setStyle("Fusion")
     app.setPalette(palette(theme))
+    app.setStyleSheet(STYLE)
     app.setProperty("labeler_theme", theme)

@@ -19,6 +19,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 # Priorities in the document pool: higher runs first.
@@ -91,6 +92,27 @@ class Worker(QRunnable):
         """Cancel: a queued job never starts, a running one stops at its next check."""
         self.control.cancel()
 
+    def deliver_to(
+        self,
+        owner: QObject,
+        result: Callable[[Any], None] | None = None,
+        error: Callable[[BaseException], None] | None = None,
+        finished: Callable[[], None] | None = None,
+    ) -> Worker:
+        """Connect handlers that run only while ``owner`` (a widget) still exists.
+
+        A job can finish after the view that started it was closed; its result
+        must then be dropped, not delivered to a deleted widget.
+        """
+        for signal, handler in (
+            (self.signals.result, result),
+            (self.signals.error, error),
+            (self.signals.finished, finished),
+        ):
+            if handler is not None:
+                signal.connect(_guarded(owner, handler))
+        return self
+
     def run(self) -> None:  # runs on the pool thread
         fn, args, kwargs = self._call
         try:
@@ -107,6 +129,14 @@ class Worker(QRunnable):
             self.signals.result.emit(value)
         finally:
             self.signals.finished.emit()
+
+
+def _guarded(owner: QObject, handler: Callable[..., None]) -> Callable[..., None]:
+    def call(*args: Any) -> None:
+        if shiboken6.isValid(owner):
+            handler(*args)
+
+    return call
 
 
 def document_pool() -> QThreadPool:

@@ -121,6 +121,7 @@ class Canvas(QGraphicsView):
         self._drag_start: QPointF | None = None
         self._rubber: QGraphicsRectItem | None = None
         self._pan_from: QPointF | None = None
+        self._fit_pending = False
 
     # -- picture and zoom ----------------------------------------------------------
 
@@ -147,14 +148,25 @@ class Canvas(QGraphicsView):
             self.scale(factor, factor)
             self.zoom_changed.emit(self.zoom())
 
-    def fit_width(self) -> None:
-        """Zoom so the page fills the view's width."""
-        width = self.sceneRect().width()
-        if width > 0:
-            self.set_zoom((self.viewport().width() - 4) / width)
+    def request_fit(self) -> None:
+        """Fit the whole scene now, or as soon as the view is shown with a real size."""
+        self._fit_pending = True
+        if self.isVisible() and self.viewport().width() > 50:
+            self.fit_all()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        if self._fit_pending:
+            self.fit_all()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self._fit_pending and self.isVisible():
+            self.fit_all()
 
     def fit_all(self) -> None:
         """Zoom so the whole scene is visible."""
+        self._fit_pending = False
         rect = self.sceneRect()
         if rect.width() > 0 and rect.height() > 0:
             scale = min(

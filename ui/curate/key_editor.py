@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -138,6 +139,8 @@ class KeyModel(QAbstractTableModel):
             return None
         entry = self.entries[index.row()]
         column = index.column()
+        if role == Qt.ItemDataRole.DisplayRole and column == NAME and not entry.name:
+            return f"name marker {entry.marker}…"
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
             if column == NAME:
                 return entry.name
@@ -146,6 +149,8 @@ class KeyModel(QAbstractTableModel):
             if entry.anchor is None:
                 return "—" if role == Qt.ItemDataRole.DisplayRole else ""
             return f"{entry.anchor[0]:.0f}, {entry.anchor[1]:.0f}"
+        if role == Qt.ItemDataRole.ForegroundRole and column == NAME and not entry.name:
+            return QColor("#8b949e")  # a hint, not a name: the curator types the name
         if role == Qt.ItemDataRole.ToolTipRole:
             where = (
                 "no box"
@@ -257,12 +262,12 @@ class KeyEditor(QWidget):
     def select_rows(self, rows: Sequence[int]) -> None:
         """Select ``rows`` (the first becomes current)."""
         selection = self.table.selectionModel()
+        flags = selection.SelectionFlag
         selection.clearSelection()
-        for row in rows:
-            index = self.model.index(row, NAME)
-            selection.select(index, selection.SelectionFlag.Select | selection.SelectionFlag.Rows)
         if rows:
-            self.table.setCurrentIndex(self.model.index(rows[0], NAME))
+            selection.setCurrentIndex(self.model.index(rows[0], NAME), flags.NoUpdate)
+        for row in rows:
+            selection.select(self.model.index(row, NAME), flags.Select | flags.Rows)
 
     def add_row(self) -> None:
         """Append a label and start editing its name."""

@@ -61,7 +61,7 @@ class PageCanvas(Canvas):
         self.set_proposals([])
         self.set_selection(None)
         if first:
-            self.fit_width()
+            self.request_fit()
         self.render()
 
     def render(self) -> None:
@@ -73,9 +73,9 @@ class PageCanvas(Canvas):
             return
         if self._render_job is not None:
             workers.withdraw(self._render_job, workers.document_pool())
-        job = workers.Worker(documents.render, self.info.path, self.page, dpi)
         key = (self.info.path, self.page)
-        job.signals.result.connect(lambda image, k=key, d=dpi: self._rendered(k, d, image))
+        job = workers.Worker(documents.render, *key, dpi)
+        job.deliver_to(self, result=lambda image: self._rendered(key, dpi, image))
         self._render_job = job
         workers.start(job, workers.document_pool(), workers.PRIORITY_VIEW)
 
@@ -237,10 +237,13 @@ class PageViewer(QWidget):
     def _propose(self, page: int) -> None:
         if self._propose_job is not None:
             workers.withdraw(self._propose_job, workers.document_pool())
-        job = workers.Worker(documents.propose, self.info.path, page)
         key = (self.info.path, page)
-        job.signals.result.connect(lambda boxes, k=key: self._proposed(k, boxes))
-        job.signals.error.connect(lambda exc: self.status.emit(f"No figure proposals: {exc}"))
+        job = workers.Worker(documents.propose, *key)
+        job.deliver_to(
+            self,
+            result=lambda boxes: self._proposed(key, boxes),
+            error=lambda exc: self.status.emit(f"No figure proposals: {exc}"),
+        )
         self._propose_job = job
         workers.start(job, workers.document_pool(), workers.PRIORITY_USER)
 

@@ -3,9 +3,9 @@
 Space (or the toggle button) flips between the question image (labels erased)
 and the answer image (original). Over either, the preview draws every key
 label's box, its marker letter and the leader-line anchor it names. Three
-tools turn clicks into the edits ``erase_figure`` accepts: *Keep text* (leave
+tools turn clicks into the edits ``erase_figure`` accepts: *Keep* (leave
 a printed text, e.g. a scale bar, on the figure), *Add box* (drag: erase
-whatever is printed there and make it a label), *Remove box* (reject a
+whatever is printed there and make it a label), *Reject box* (reject a
 proposed label box); every change emits ``edits_changed`` so the view re-runs
 the erase in a worker.
 """
@@ -35,11 +35,11 @@ EDIT_KINDS = ("keep", "extra_boxes", "removed_boxes")
 TOOLS = {
     "inspect": ("Inspect", "Click a label to select it in the key"),
     "keep": (
-        "Keep text",
+        "Keep",
         "Click a label to leave it printed and out of the key (e.g. a scale bar)",
     ),
     "extra_boxes": ("Add box", "Drag a box: what is printed there is erased and becomes a label"),
-    "removed_boxes": ("Remove box", "Click a proposed label box that is not a label"),
+    "removed_boxes": ("Reject box", "Click a proposed label box that is not a label"),
 }
 
 
@@ -100,28 +100,26 @@ class ErasePreview(QWidget):
         self.canvas.rect_drawn.connect(self._drawn)
         self.canvas.toggle_requested.connect(self.toggle_original)
 
-        self.toggle_action = QAction("Show original", self)
+        self.toggle_action = QAction("Toggle original / erased", self)
         self.toggle_action.setCheckable(True)
         self.toggle_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.toggle_action.toggled.connect(self._set_original)
         self.addAction(self.toggle_action)
-        toggle = QToolButton(self)
-        toggle.setDefaultAction(self.toggle_action)
-        toggle.setToolTip("Toggle original / erased (Space)")
+        # A two-way switch "Erased | Original" driven by the (rebindable) toggle action.
+        self.erased_button = self._switch("Erased", "Show the question image (labels erased)")
+        self.original_button = self._switch("Original", "Show the answer image (as printed)")
+        self.erased_button.setChecked(True)
+        self.erased_button.clicked.connect(lambda: self.toggle_action.setChecked(False))
+        self.original_button.clicked.connect(lambda: self.toggle_action.setChecked(True))
 
         self.tools = QButtonGroup(self)
         self.tools.setExclusive(True)
         bar = QHBoxLayout()
         bar.setContentsMargins(8, 6, 8, 6)
         bar.setSpacing(4)
-        self.mode_label = QLabel("Erased", self)
-        self.mode_label.setMinimumWidth(64)
-        font = self.mode_label.font()
-        font.setBold(True)
-        self.mode_label.setFont(font)
-        bar.addWidget(self.mode_label)
-        bar.addWidget(toggle)
-        bar.addSpacing(12)
+        bar.addWidget(self.erased_button)
+        bar.addWidget(self.original_button)
+        bar.addSpacing(14)
         for name, (text, tip) in TOOLS.items():
             button = QToolButton(self)
             button.setText(text)
@@ -179,7 +177,7 @@ class ErasePreview(QWidget):
             + (f" · erased by {figure.method}" if figure.method else "")
         )
         if refit:
-            self.canvas.fit_all()
+            self.canvas.request_fit()
 
     def set_key(self, key: list[KeyEntry]) -> None:
         """Redraw the overlays for an edited key (images unchanged)."""
@@ -209,9 +207,17 @@ class ErasePreview(QWidget):
 
     # -- drawing -------------------------------------------------------------
 
+    def _switch(self, text: str, tip: str) -> QToolButton:
+        button = QToolButton(self)
+        button.setText(text)
+        button.setToolTip(f"{tip} — Space toggles")
+        button.setCheckable(True)
+        button.setAutoExclusive(True)
+        return button
+
     def _set_original(self, original: bool) -> None:
         self.showing_original = original
-        self.mode_label.setText("Original" if original else "Erased")
+        (self.original_button if original else self.erased_button).setChecked(True)
         self._show_picture()
 
     def _show_picture(self) -> None:
@@ -235,12 +241,12 @@ class ErasePreview(QWidget):
         for row, entry in enumerate(self.figure.key):
             self._draw_entry(row, entry, tool)
         for kind, colour, tip in (
-            ("keep", OVERLAY["kept"], "Kept printed: click (Keep text tool) to erase it again"),
+            ("keep", OVERLAY["kept"], "Kept printed: click (Keep tool) to erase it again"),
             ("extra_boxes", OVERLAY["extra"], "Added box: click (Add box tool) to drop it"),
             (
                 "removed_boxes",
                 OVERLAY["removed"],
-                "Removed box: click (Remove box tool) to restore it",
+                "Rejected box: click (Reject box tool) to restore it",
             ),
         ):
             click = (lambda b, k=kind: self._undo_edit(k, b)) if tool == kind else None
@@ -260,10 +266,12 @@ class ErasePreview(QWidget):
         if entry.anchor is not None:
             anchor = QPointF(*entry.anchor)
             if entry.bbox is not None:
-                centre = QRectF(QPointF(*entry.bbox[:2]), QPointF(*entry.bbox[2:])).center()
+                x0, y0, x1, y1 = entry.bbox
+                # From the box edge nearest the anchor, so the line never crosses the label.
+                start = QPointF(min(max(anchor.x(), x0), x1), min(max(anchor.y(), y0), y1))
                 line = self.canvas.scene().addLine(
-                    centre.x(),
-                    centre.y(),
+                    start.x(),
+                    start.y(),
                     anchor.x(),
                     anchor.y(),
                     outline(OVERLAY["anchor"], 1.0, Qt.PenStyle.DotLine),

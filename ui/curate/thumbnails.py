@@ -19,8 +19,17 @@ from PySide6.QtWidgets import QAbstractItemView, QListView, QWidget
 from ui import workers
 from ui.curate import documents
 
-THUMB_WIDTH = 96
+THUMB_WIDTH = 84
 CACHE_SIZE = 400
+
+
+def framed(pixmap: QPixmap) -> QPixmap:
+    """``pixmap`` with a thin grey edge, so white pages stand out from the list."""
+    painter = QPainter(pixmap)
+    painter.setPen(QColor("#b8bec6"))
+    painter.drawRect(0, 0, pixmap.width() - 1, pixmap.height() - 1)
+    painter.end()
+    return pixmap
 
 
 class ThumbnailModel(QAbstractListModel):
@@ -70,6 +79,10 @@ class ThumbnailModel(QAbstractListModel):
         w, h = self.info.page_sizes[page - 1]
         return QSize(THUMB_WIDTH, max(1, round(THUMB_WIDTH * h / max(w, 1))))
 
+    def is_rendered(self, page: int) -> bool:
+        """Whether ``page``'s real thumbnail (not the blank) is ready."""
+        return page in self._cache
+
     def keep_only(self, first: int, last: int) -> None:
         """Withdraw queued jobs for pages outside ``first..last`` (scrolled away)."""
         for page in [p for p in self._pending if not first <= p <= last]:
@@ -81,11 +94,7 @@ class ThumbnailModel(QAbstractListModel):
         if key not in self._blank:
             pixmap = QPixmap(size)
             pixmap.fill(QColor("#ffffff"))
-            painter = QPainter(pixmap)
-            painter.setPen(QColor("#d0d4d9"))
-            painter.drawRect(0, 0, size.width() - 1, size.height() - 1)
-            painter.end()
-            self._blank[key] = pixmap
+            self._blank[key] = framed(pixmap)
         return self._blank[key]
 
     def _request(self, page: int) -> None:
@@ -93,10 +102,13 @@ class ThumbnailModel(QAbstractListModel):
             return
         w, _ = self.info.page_sizes[page - 1]
         dpi = 72 * THUMB_WIDTH / max(w, 1)
-        worker = workers.Worker(documents.render, self.info.path, page, dpi)
         path = self.info.path
-        worker.signals.result.connect(lambda image, p=page, s=path: self._done(s, p, image))
-        worker.signals.finished.connect(lambda p=page, w=worker: self._finished(p, w))
+        worker = workers.Worker(documents.render, path, page, dpi)
+        worker.deliver_to(
+            self,
+            result=lambda image: self._done(path, page, image),
+            finished=lambda: self._finished(page, worker),
+        )
         self._pending[page] = worker
         self.renders_started += 1
         workers.start(worker, workers.document_pool(), workers.PRIORITY_BACKGROUND)
@@ -108,7 +120,7 @@ class ThumbnailModel(QAbstractListModel):
     def _done(self, path: str, page: int, image: QImage) -> None:
         if self.info is None or self.info.path != path:
             return  # a job for a document that is no longer shown
-        self._cache[page] = QPixmap.fromImage(image)
+        self._cache[page] = framed(QPixmap.fromImage(image))
         while len(self._cache) > CACHE_SIZE:
             self._cache.popitem(last=False)
         index = self.index(page - 1)
@@ -130,8 +142,9 @@ class ThumbnailStrip(QListView):
         self.setMovement(QListView.Movement.Static)
         self.setUniformItemSizes(True)  # the view never asks every row for its size
         self.setIconSize(QSize(THUMB_WIDTH, round(THUMB_WIDTH * 1.42)))
-        self.setSpacing(6)
-        self.setFixedWidth(THUMB_WIDTH + 40)
+        self.setSpacing(4)
+        self.setStyleSheet("QListView { background: palette(window); border: none; }")
+        self.setFixedWidth(THUMB_WIDTH + 34)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.setVerticalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)

@@ -107,7 +107,7 @@ class CurateView(QWidget):
         self.splitter.addWidget(right)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setCollapsible(1, False)
-        self.splitter.setSizes([280, 520, 340])
+        self.splitter.setSizes([310, 500, 330])
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.splitter)
@@ -381,9 +381,7 @@ class CurateView(QWidget):
         """Fill the right-hand panel for the draft, the item, or nothing."""
         project = self.session.project
         if self.draft is not None:
-            self.heading.setText(
-                f"<b>Draft</b> · page {self.draft.page} — not stored yet. Fix the key, then add it."
-            )
+            self.heading.setText(f"<b>Draft</b> from page {self.draft.page} · not stored yet")
             self.form.show_item(None)
             self.key.load(list(self.draft.figure.key), self._set_draft_key)
         elif self.item is not None and project is not None:
@@ -415,10 +413,12 @@ class CurateView(QWidget):
 
     def _run(self, fn, args: tuple, on_result, message: str) -> workers.Worker:
         """Run a document job the curator waits for, with a busy bar and error dialogs."""
-        job = workers.Worker(fn, *args)
-        job.signals.result.connect(on_result)
-        job.signals.error.connect(lambda exc: show_error(exc, self))
-        job.signals.finished.connect(lambda: self._job_done(job))
+        job = workers.Worker(fn, *args).deliver_to(
+            self,
+            result=on_result,
+            error=lambda exc: show_error(exc, self),
+            finished=lambda: self._job_done(job),
+        )
         self._jobs.add(job)
         self.busy.show()
         self.session.status_message.emit(message)

@@ -1,0 +1,178 @@
+"""The window around the views: state restore, errors as dialogs, shortcuts, themes, launchers."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QImage, QKeySequence, QPalette
+from PySide6.QtWidgets import QApplication
+
+from labeler.cli import main as cli_main
+from labeler.errors import DocumentError
+from labeler.store import Project
+from tests.gui.gui_helpers import wait_idle
+from ui import main_window
+from ui.errors import install_excepthook, show_error
+from ui.main_window import MainWindow, Placeholder
+from ui.settings import recent_projects
+from ui.shortcuts import ShortcutsDialog
+from ui.theme import apply_theme
+
+
+def test_window_geometry_view_and_panels_are_restored(qtbot, project_dir: Path):
+    first = MainWindow()
+    qtbot.addWidget(first)
+    first.session.open(project_dir)
+    first.show()
+    first.resize(960, 650)
+    qtbot.waitUntil(lambda: first.size().height() == 650)
+    first.views["curate"].splitter.setSizes([400, 300, 240])
+    sizes = first.views["curate"].splitter.sizes()
+    first.show_view("run")
+    wait_idle(qtbot)
+    first.close()  # closing writes the layout
+
+    second = MainWindow()
+    qtbot.addWidget(second)
+    second.show()
+    qtbot.waitExposed(second)
+    assert (second.width(), second.height()) == (960, 650)
+    assert second.current_view_name() == "run"
+    second.show_view("curate")
+    qtbot.waitUntil(lambda: second.views["curate"].splitter.sizes() == sizes)
+    assert recent_projects() == [str(project_dir.resolve())]
+    second.remember_state = False
+
+
+def test_labeler_error_from_a_slot_is_a_dialog_not_a_traceback(qtbot, window, dialogs):
+    install_excepthook(lambda: window)
+    try:
+        # An exception escaping a slot reaches sys.excepthook (PySide calls it).
+        sys.excepthook(DocumentError, DocumentError("page 9 does not exist"), None)
+        sys.excepthook(ValueError, ValueError("boom"), None)
+    finally:
+        sys.excepthook = sys.__excepthook__
+    assert dialogs[0] == ("page 9 does not exist", "")
+    assert dialogs[1][0].startswith("Something went wrong inside Labeler")
+    assert dialogs[1][1] == "ValueError: boom"
+
+
+def test_opening_a_folder_that_is_no_project_shows_why(qtbot, window, dialogs, tmp_path: Path):
+    before = window.session.project
+    window.open_project(tmp_path / "nothing-here")
+    assert "is not a Labeler project" in dialogs[0][0]
+    assert window.session.project is before  # the open project stays open
+
+
+def test_show_error_without_a_display_prints(capsys):
+    from ui import errors
+
+    errors.set_interactive(False)
+    try:
+        show_error(DocumentError("cannot read x.pdf"))
+    finally:
+        errors.set_interactive(True)
+    assert "cannot read x.pdf" in capsys.readouterr().err
+
+
+def test_shortcuts_are_edited_in_the_dialog_and_remembered(qtbot, window):
+    undo = window.shortcuts.action("edit.undo")
+    assert undo.shortcut() == QKeySequence(QKeySequence.StandardKey.Undo)
+    dialog = ShortcutsDialog(window.shortcuts, window)
+    qtbot.addWidget(dialog)
+    dialog.editors["edit.undo"].setKeySequence(QKeySequence("Ctrl+Alt+U"))
+    dialog.editors["curate.add_item"].setKeySequence(QKeySequence("Ctrl+Alt+U"))
+    assert not dialog.ok_button.isEnabled() and "Used twice" in dialog.warning.text()
+    dialog.editors["curate.add_item"].setKeySequence(QKeySequence("Ctrl+Return"))
+    assert dialog.ok_button.isEnabled()
+    dialog.accept()
+    assert undo.shortcut().toString() == "Ctrl+Alt+U"
+
+    again = MainWindow()
+    qtbot.addWidget(again)
+    assert again.shortcuts.action("edit.undo").shortcut().toString() == "Ctrl+Alt+U"
+    assert (
+        again.shortcuts.key("file.open") == QKeySequence(QKeySequence.StandardKey.Open).toString()
+    )
+    again.remember_state = False
+
+
+def test_dark_palette_is_applied_and_remembered(qtbot, window):
+    app = QApplication.instance()
+    try:
+        window.theme_actions["dark"].trigger()
+        window_colour = app.palette().color(QPalette.ColorRole.Window)
+        text_colour = app.palette().color(QPalette.ColorRole.WindowText)
+        assert window_colour.lightness() < 60 and text_colour.lightness() > 200
+        again = MainWindow()
+        qtbot.addWidget(again)
+        assert again.theme_actions["dark"].isChecked()
+        again.remember_state = False
+    finally:
+        apply_theme(app, "light")
+    assert app.palette().color(QPalette.ColorRole.Window) == QColor("#f3f4f6")
+
+
+def test_a_view_that_is_not_built_yet_is_a_placeholder(qtbot, monkeypatch):
+    monkeypatch.setitem(main_window.VIEWS, "run", ("Run", "ui.not_here.view:RunView"))
+    win = MainWindow()
+    qtbot.addWidget(win)
+    assert isinstance(win.views["run"], Placeholder)
+    assert "not part of this build" in win.views["run"].text()
+    win.remember_state = False
+
+
+def test_view_menu_switches_views_by_keyboard(qtbot, window):
+    window.shortcuts.action("view.lexicon").trigger()
+    assert window.current_view_name() == "lexicon"
+    assert window.stack.currentWidget() is window.views["lexicon"]
+
+
+def non_blank(path: Path) -> QImage:
+    image = QImage(str(path))
+    assert (image.width(), image.height()) == (1280, 800)
+    colours = {image.pixel(x, y) for x in range(0, 1280, 16) for y in range(0, 800, 16)}
+    assert len(colours) > 20  # text, tables and a page, not an empty window
+    return image
+
+
+def test_gui_command_writes_a_screenshot(qtbot, project_dir: Path, tmp_path: Path):
+    out = tmp_path / "shots" / "curate.png"
+    assert cli_main(["gui", str(project_dir), "--view", "curate", "--screenshot", str(out)]) == 0
+    non_blank(out)
+
+
+def test_gui_command_on_a_bad_folder_is_one_clear_error(capsys, tmp_path: Path):
+    assert cli_main(["gui", str(tmp_path), "--screenshot", str(tmp_path / "x.png")]) == 2
+    assert "is not a Labeler project" in capsys.readouterr().err
+    assert not (tmp_path / "x.png").exists()
+
+
+def test_demo_command_builds_a_project_and_screenshots_every_view(qtbot, tmp_path: Path):
+    folder = tmp_path / "demo"
+    shots = tmp_path / "shots"
+    assert cli_main(["demo", "--project", str(folder), "--screenshot-dir", str(shots)]) == 0
+    with Project.open(folder) as project:
+        assert project.name
+    names = sorted(p.name for p in shots.glob("*.png"))
+    assert names == sorted(f"{v}.png" for v in main_window.VIEWS)
+    non_blank(shots / "curate.png")
+
+
+@pytest.mark.parametrize("key", [Qt.Key.Key_Plus, Qt.Key.Key_Minus])
+def test_page_zoom_keys(qtbot, window, key):
+    from PySide6.QtTest import QTest
+
+    view = window.views["curate"]
+    view.items.tabs.setCurrentIndex(1)
+    view.items.sources.selectRow(0)
+    qtbot.waitUntil(lambda: view.viewer.info is not None)
+    canvas = view.viewer.canvas
+    before = canvas.zoom()
+    QTest.keyClick(canvas, key)
+    assert (canvas.zoom() > before) == (key == Qt.Key.Key_Plus)
+    wait_idle(qtbot)
+    qtbot.waitUntil(lambda: abs(canvas.rendered_dpi - min(300, 72 * canvas.zoom())) < 2)
