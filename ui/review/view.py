@@ -182,10 +182,9 @@ class ReviewView(QWidget):
         self._apply_filter(current)
 
     def _rescore(self) -> None:
-        project = self.session.project
-        if self.data is None or project is None:
+        if self.data is None:
             return
-        self.data.reload_lexicon(project)
+        self.data.reload_lexicon()
         self.matrix_model.rescored()
         self._show_answers()
 
