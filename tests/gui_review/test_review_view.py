@@ -122,9 +122,11 @@ def test_contradicting_the_lexicon_is_refused_and_changes_nothing(view, qtbot):
         ("parse_errors", ["cell"]),
     ],
 )
-def test_filters_pick_the_items_that_need_a_look(view, name, expected):
+def test_filters_pick_the_items_that_need_a_look(view, qtbot, name, expected):
     view.filter.setCurrentIndex(view.filter.findData(name))
+    qtbot.waitUntil(lambda: view.filter_worker is None, timeout=10_000)
     assert view.matrix_model.item_ids == expected
+    assert view.current_item_id() == expected[0]
 
 
 def test_keyboard_steps_through_items_and_toggles_the_figure(view, qtbot):

@@ -12,6 +12,7 @@ because ``load_results`` scores the whole project up front.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from labeler.lexicon import Lexicon
 from labeler.prompts import CONDITIONS
@@ -143,3 +144,10 @@ def keep(data: ReviewData, item_id: str, filter_name: str) -> bool:
     if filter_name == "parse_errors":
         return data.has_parse_error(item_id)
     return True
+
+
+def filtered_items(folder: Path, filter_name: str) -> list[str]:
+    """The ids of the items passing ``filter_name``, in order (for a worker: own connection)."""
+    with Project.open(folder) as project:
+        data = ReviewData(project)
+        return [i.id for i in data.items if keep(data, i.id, filter_name)]

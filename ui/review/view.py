@@ -10,7 +10,7 @@ lexicon row is written through the store, undoable, and every score updates.
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPoint, Qt
-from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -28,10 +28,11 @@ from PySide6.QtWidgets import (
 
 from labeler.errors import LabelerError
 from labeler.prompts import CONDITIONS
+from ui import workers
 from ui.errors import show_error
 from ui.lexicon.commands import promote
 from ui.review.answers import AnswersDelegate, AnswersModel, Entry
-from ui.review.cells import FILTERS, Column, ReviewData, keep
+from ui.review.cells import FILTERS, Column, ReviewData, filtered_items
 from ui.review.details import response_html
 from ui.review.figure import FigurePanel
 from ui.review.matrix import GroupedHeader, MatrixDelegate, MatrixModel
@@ -50,6 +51,8 @@ class ReviewView(QWidget):
         self.data: ReviewData | None = None
         self._stale = True
         self.active_menu: QMenu | None = None
+        self.filter_worker: workers.Worker | None = None
+        self._keep_item: str | None = None
 
         self.filter = QComboBox()
         for name, label in FILTERS.items():
@@ -189,19 +192,42 @@ class ReviewView(QWidget):
         self._show_answers()
 
     def _apply_filter(self, keep_item: str | None = None) -> None:
+        """Show the items passing the chosen filter.
+
+        "All" is immediate; the others score every cell (about a second on a
+        full project), so they run on a worker with their own connection and
+        the matrix keeps its rows until the answer arrives.
+        """
         keep_item = keep_item or self.current_item_id()
         name = self.filter.currentData()
-        data = self.data
-        ids: list[str] = []
-        if data is not None:
-            if name != "all":
-                QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
-            try:
-                ids = [i.id for i in data.items if keep(data, i.id, name)]
-            finally:
-                if name != "all":
-                    QGuiApplication.restoreOverrideCursor()
-        self.matrix_model.reset(data, ids)
+        project, data = self.session.project, self.data
+        self.filter_worker = None
+        if data is None or project is None or name == "all":
+            self._show_items([i.id for i in data.items] if data else [], keep_item)
+            return
+        self.position.setText("Filtering…")
+        worker = workers.Worker(filtered_items, project.folder, name)
+        worker.signals.result.connect(self._filtered)
+        worker.signals.error.connect(self._filter_failed)
+        self.filter_worker = workers.start(worker)
+        self._keep_item = keep_item
+
+    def _filter_is_current(self) -> bool:
+        worker = self.filter_worker
+        return worker is not None and self.sender() is worker.signals
+
+    def _filtered(self, ids: list[str]) -> None:
+        if self._filter_is_current():
+            self.filter_worker = None
+            self._show_items(ids, self._keep_item)
+
+    def _filter_failed(self, exc: BaseException) -> None:
+        if self._filter_is_current():
+            self.filter_worker = None
+            show_error(exc, self, "Review")
+
+    def _show_items(self, ids: list[str], keep_item: str | None) -> None:
+        self.matrix_model.reset(self.data, ids)
         self.answers_model.item_id = None  # the data changed: re-show even the same item
         row = ids.index(keep_item) if keep_item in ids else 0
         self.select_row(row)
