@@ -9,6 +9,7 @@ from tests.gui_review.factory import answer, heart_project
 from ui.review.cells import Column
 from ui.review.matrix import ResponseRole, ScoreRole
 from ui.review.view import ReviewView
+from ui.shortcuts import ShortcutRegistry
 
 
 @pytest.fixture
@@ -163,3 +164,17 @@ def test_a_new_run_appears_without_reopening(view):
     view.session.responses_changed.emit()
     cell = matrix_cell(view, "heart", "m/c", "told")
     assert cell.data(ScoreRole).f1 == pytest.approx(0.8)
+
+
+def test_review_keys_can_be_rebound(view, qtbot):
+    registry = ShortcutRegistry()
+    view.register_shortcuts(registry)
+    assert {"review.next_item", "review.previous_item", "review.toggle_original"} <= set(
+        registry.ids()
+    )
+    registry.set_keys({"review.next_item": "N"})
+    view.matrix.setFocus()
+    qtbot.keyClick(view.matrix, Qt.Key.Key_J)  # no longer bound
+    assert view.current_item_id() == "cell"
+    qtbot.keyClick(view.matrix, Qt.Key.Key_N)
+    assert view.current_item_id() == "heart"

@@ -10,7 +10,7 @@ lexicon row is written through the store, undoable, and every score updates.
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPoint, Qt
-from PySide6.QtGui import QAction, QKeySequence, QShortcut
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -37,6 +37,7 @@ from ui.review.details import response_html
 from ui.review.figure import FigurePanel
 from ui.review.matrix import GroupedHeader, MatrixDelegate, MatrixModel
 from ui.session import Session
+from ui.shortcuts import ShortcutRegistry
 
 CELL_WIDTH = 52
 ANSWER_WIDTH = 176
@@ -133,13 +134,25 @@ class ReviewView(QWidget):
         self.next_button.clicked.connect(lambda: self.step(1))
         self.matrix.selectionModel().currentChanged.connect(self._matrix_current)
         self.answers.clicked.connect(self._answer_clicked)
-        for keys, delta in (("J", 1), ("PgDown", 1), ("K", -1), ("PgUp", -1)):
-            shortcut = QShortcut(QKeySequence(keys), self)
-            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            shortcut.activated.connect(lambda d=delta: self.step(d))
-        toggle = QShortcut(QKeySequence("E"), self)
-        toggle.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        toggle.activated.connect(self.figure.toggle)
+        self.actions: dict[str, tuple[QAction, str]] = {}
+        for action_id, text, key, slot in (
+            ("review.next_item", "Next item", "J", lambda: self.step(1)),
+            ("review.next_item_page", "Next item (page key)", "PgDown", lambda: self.step(1)),
+            ("review.previous_item", "Previous item", "K", lambda: self.step(-1)),
+            (
+                "review.previous_item_page",
+                "Previous item (page key)",
+                "PgUp",
+                lambda: self.step(-1),
+            ),
+            ("review.toggle_original", "Erased / original figure", "E", self.figure.toggle),
+        ):
+            action = QAction(text, self)
+            action.setShortcut(QKeySequence(key))
+            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            action.triggered.connect(slot)
+            self.addAction(action)
+            self.actions[action_id] = (action, key)
 
         for signal in (
             session.project_opened,
@@ -151,6 +164,11 @@ class ReviewView(QWidget):
         session.lexicon_changed.connect(self._rescore)
         if session.project is not None:
             self.reload()
+
+    def register_shortcuts(self, registry: ShortcutRegistry) -> None:
+        """Let the curator rebind this view's keys (called by the main window)."""
+        for action_id, (action, key) in self.actions.items():
+            registry.register(action_id, action, key)
 
     # -- loading ------------------------------------------------------------
 
