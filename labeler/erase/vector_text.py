@@ -4,7 +4,8 @@ MuPDF removes every glyph whose box *touches* a redaction rectangle, and glyph
 boxes run from ascender to descender, so in tight multi-line labels a word's box
 also touches the line below. We therefore redact a thin band through the middle
 of each line (or, for text at odd angles, a small square at each glyph's
-centre): it touches exactly the glyphs of that line. ``fill=False`` and the
+centre): it touches exactly the glyphs of that line. All rects go into one
+redaction annotation as its quads (see ``redact``). ``fill=False`` and the
 explicit ``images``/``graphics`` options keep leader lines, arrowheads and
 images that cross the label intact.
 """
@@ -15,6 +16,7 @@ from collections.abc import Iterable, Sequence
 
 import pymupdf
 
+from labeler.erase import redact
 from labeler.pdf.content import Char, TextSpan
 
 BAND = 0.1  # × font size: thickness of the redaction band through a line
@@ -27,7 +29,7 @@ def _mid(char: Char) -> tuple[float, float]:
 
 def redaction_rects(span: TextSpan, chars: Sequence[Char]) -> list[pymupdf.Rect]:
     """Thin rects that touch exactly ``chars`` of ``span`` and nothing on other lines."""
-    glyphs = [c for c in chars if c.c.strip()]
+    glyphs = list(chars)
     if not glyphs:
         return []
     half = max(BAND * span.size, 0.2) / 2
@@ -48,13 +50,12 @@ def redaction_rects(span: TextSpan, chars: Sequence[Char]) -> list[pymupdf.Rect]
 
 def erase_vector_text(page: pymupdf.Page, parts: Iterable[tuple[TextSpan, Sequence[Char]]]) -> int:
     """Remove the given characters from ``page`` (a work copy); returns the rect count."""
-    count = 0
-    for span, chars in parts:
-        for rect in redaction_rects(span, chars):
-            page.add_redact_annot(rect, fill=False, cross_out=False)
-            count += 1
+    rects = [rect for span, chars in parts for rect in redaction_rects(span, chars)]
+    count = len(rects)
     if count:
-        page.apply_redactions(
+        redact.add_quads(page, rects)
+        redact.apply(
+            page,
             images=pymupdf.PDF_REDACT_IMAGE_NONE,
             graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
             text=pymupdf.PDF_REDACT_TEXT_REMOVE,

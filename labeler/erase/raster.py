@@ -1,0 +1,511 @@
+"""Erase burned-in labels from a raster figure without cutting its leader lines.
+
+Filling a label's box with white (what older diagram datasets did) also deletes
+every leader line that touches or crosses the box. Here each group of touching
+boxes (a *region*) is handled like this:
+
+1. Thin dark lines are found in a ring around the region, outside every label box
+   (:mod:`labeler.erase.lines`). Glyph strokes live inside boxes, so the lines
+   found there are drawing lines: leaders ending at the label, or lines passing by.
+2. Each line that runs into the region is followed across it. If it comes out on
+   the other side it is a line *passing through* and its pixels across the whole
+   region are protected. Otherwise it is a leader ending at the label; its stub is
+   protected only as far as line pixels go and never into the text itself.
+3. Ink is what differs clearly from the ring's background colour. Ink connected to
+   a large part of the drawing outside the boxes (a box that overlaps the drawing)
+   is kept; the rest, minus the protected pixels, is glyph ink and is erased
+   together with its antialiased fringe.
+4. The erased pixels are painted white when the ring is white, and inpainted
+   (``cv2.inpaint``) when the label sits on a coloured or textured background.
+
+Only pixels inside the given boxes are ever changed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from labeler.erase.leaders import leader_ends
+from labeler.erase.lines import (
+    Point,
+    Segment,
+    ahead,
+    draw_band,
+    find_segments,
+    ink_fraction,
+    sample,
+    thin_dark_mask,
+    walk,
+)
+
+Box = tuple[int, int, int, int]
+FILL_MODES = ("auto", "white", "inpaint")
+
+#: RGB distance from the background colour above which a pixel is ink (JPEG noise
+#: around text stays below ~25; black text on white is ~440).
+INK_DISTANCE = 60.0
+#: Lower distance for the antialiased fringe around glyphs on coloured
+#: backgrounds, erased only within two pixels of glyph ink.
+FRINGE_DISTANCE = 10.0
+#: A ring pixel is "white" when every channel is at least this bright.
+WHITE_LEVEL = 235
+#: Share of a line's continuation that must be stroke pixels to call it a line
+#: passing through (gaps come from JPEG and antialiasing of diagonals).
+THROUGH_FRACTION = 0.6
+
+
+@dataclass(frozen=True)
+class _Line:
+    """A thin line running into a region: ``entry`` on its border, heading ``u``."""
+
+    far: Point
+    entry: Point
+    exit: Point
+    u: Point
+    width: float
+    through: bool
+
+
+def erase_raster_labels(
+    rgb: np.ndarray, boxes: Sequence[Sequence[float]], *, fill: str = "auto"
+) -> np.ndarray:
+    """Return a copy of ``rgb`` with the label ink inside ``boxes`` erased.
+
+    Lines that cross a box, or leader lines that run into it, keep their pixels
+    (see the module docstring). ``fill`` is ``"white"``, ``"inpaint"`` or
+    ``"auto"`` (white when the ring around the box is white, inpainting otherwise).
+    Pixels outside the boxes are never changed.
+    """
+    _check_image(rgb)
+    if fill not in FILL_MODES:
+        raise ValueError(f"fill must be one of {FILL_MODES}, got {fill!r}")
+    out = rgb.copy()
+    clean = [b for b in (_clamp(b, rgb.shape) for b in boxes) if b is not None]
+    if not clean:
+        return out
+    labels = _label_mask(rgb.shape, clean)
+    thin = thin_dark_mask(rgb)
+    for region, region_boxes in _regions(labels, clean):
+        _erase_region(_window(rgb, labels, thin, region, region_boxes), out, fill)
+    return out
+
+
+def find_raster_anchors(
+    rgb: np.ndarray, boxes: Sequence[Sequence[float]]
+) -> list[tuple[float, float] | None]:
+    """For each box, the far end of the leader line that starts at it, else None.
+
+    A leader starts within about half a text height of its label (the box nearest
+    to that end), is a free end there (not a curve of the drawing passing by) and
+    does not pass through the box. It is followed across small gaps and, where
+    it bends, on to the next long straight piece; the end is where its pixels stop.
+    When a label has several leaders the longest one is returned.
+    """
+    _check_image(rgb)
+    clamped = [_clamp(b, rgb.shape) for b in boxes]
+    clean = [b for b in clamped if b is not None]
+    thin = thin_dark_mask(rgb)
+    outside = thin & ~_label_mask(rgb.shape, clean)
+    found = iter(leader_ends(thin, outside, clean))
+    return [None if box is None else next(found) for box in clamped]
+
+
+# --- erasure -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Window:
+    """The part of the image around one region, with the masks every step needs."""
+
+    origin: tuple[int, int]  # x, y of the window in the image
+    rgb: np.ndarray
+    inside: np.ndarray  # the region (the boxes being erased)
+    in_labels: np.ndarray  # any label box, this region's or a neighbour's
+    thin: np.ndarray  # thin dark strokes
+    near: np.ndarray  # within ``margin`` of the region
+    margin: int  # ring width around the region where lines are looked for
+    boxes: list[Box]
+
+    @property
+    def ring(self) -> np.ndarray:
+        return self.near & ~self.in_labels
+
+    @property
+    def slices(self) -> tuple[slice, slice]:
+        height, width = self.inside.shape
+        return slice(self.origin[1], self.origin[1] + height), slice(
+            self.origin[0], self.origin[0] + width
+        )
+
+
+def _window(
+    rgb: np.ndarray, labels: np.ndarray, thin: np.ndarray, region: np.ndarray, boxes: list[Box]
+) -> _Window:
+    """Cut the window around ``region``: the ring plus room to check lines beyond it."""
+    margin = int(np.clip(round(0.6 * float(np.median([b[3] - b[1] for b in boxes]))), 8, 30))
+    ys, xs = np.nonzero(region)
+    pad = margin + _beyond(margin) + 2
+    x0, y0 = max(0, xs.min() - pad), max(0, ys.min() - pad)
+    x1, y1 = min(rgb.shape[1], xs.max() + pad + 1), min(rgb.shape[0], ys.max() + pad + 1)
+    inside = region[y0:y1, x0:x1]
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * margin + 1, 2 * margin + 1))
+    return _Window(
+        origin=(int(x0), int(y0)),
+        rgb=rgb[y0:y1, x0:x1],
+        inside=inside,
+        in_labels=labels[y0:y1, x0:x1],
+        thin=thin[y0:y1, x0:x1],
+        near=cv2.dilate(inside.astype(np.uint8), kernel).astype(bool),
+        margin=margin,
+        boxes=boxes,
+    )
+
+
+def _beyond(margin: int) -> int:
+    """How far past a region a line must go on to count as passing through it."""
+    return max(6, margin // 2)
+
+
+def _erase_region(win: _Window, out: np.ndarray, fill: str) -> None:
+    """Erase the glyph ink of one region of touching boxes into ``out``."""
+    lines = _lines_into(win)
+    clean_ring = win.ring & ~win.thin
+    background = _background(win.rgb, clean_ring)
+    distance = np.linalg.norm(win.rgb.astype(np.float32) - background, axis=2)
+    ink = distance > INK_DISTANCE
+    drawing, core = _drawing_and_text(win, ink, lines)
+    protected = _protected(win, lines, core)
+    repair, colours = _crossing_repairs(win.rgb, lines, protected, ~win.in_labels)
+    protected &= ~repair
+
+    if fill == "auto":
+        fill = "white" if _is_white(win.rgb, clean_ring, background) else "inpaint"
+    glyph = ink & win.inside & ~drawing & ~protected
+    erase = glyph | _fringe(glyph, distance, white=fill == "white")
+    erase &= win.inside & ~protected & ~drawing & ~repair
+    target = out[win.slices]
+    target[repair] = colours[repair]
+    if fill == "white":
+        target[erase] = 255
+    elif erase.any():
+        # inpaint the lines' pixels too, so their dark does not bleed into the fill
+        unknown = (erase | protected).astype(np.uint8) * 255
+        painted = cv2.inpaint(np.ascontiguousarray(target), unknown, 3, cv2.INPAINT_TELEA)
+        target[erase] = painted[erase]
+
+
+def _drawing_and_text(
+    win: _Window, ink: np.ndarray, lines: list[_Line]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Ink that belongs to the drawing, and per box the rectangle holding its text.
+
+    Bands along every line cut glyphs loose from the lines touching them; ink
+    components that then still reach well outside the boxes are drawing, but only
+    in a box's margin: the middle of a box is where its text is, and a label
+    written over hatching touches the hatching, so there drawing ink goes too
+    (only detected lines are kept through the text). The text rectangle of a box
+    bounds the remaining ink inside it; leaders stop there.
+    """
+    full = np.zeros(win.inside.shape, np.uint8)
+    for line in lines:
+        end = ahead(line.exit, line.u, _beyond(win.margin)) if line.through else line.exit
+        draw_band(full, line.far, end, line.width / 2 + 1.5)
+    banded = full.astype(bool)
+    middle = _middles(win)
+    height = min(b[3] - b[1] for b in win.boxes)
+    drawing = _drawing_ink(ink & win.near & ~banded, win.inside, win.in_labels, height)
+    drawing &= ~middle
+    core = _text_cores(ink & win.inside & ~banded & ~drawing, win.boxes, win.origin)
+    # the bands also cut drawing outlines that graze a box; give those pixels back
+    drawing = _connected_to(drawing, ink & win.near & ~core & ~middle)
+    return drawing, core
+
+
+def _middles(win: _Window) -> np.ndarray:
+    """Each box without a margin of 15% of its height all round: surely text."""
+    middle = np.zeros(win.inside.shape, bool)
+    ox, oy = win.origin
+    for x0, y0, x1, y1 in win.boxes:
+        pad = max(1, round(0.15 * (y1 - y0)))
+        middle[y0 - oy + pad : y1 - oy - pad, x0 - ox + pad : x1 - ox - pad] = True
+    return middle
+
+
+def _protected(win: _Window, lines: list[_Line], core: np.ndarray) -> np.ndarray:
+    """Region pixels on lines crossing it, or on leader stubs up to the text."""
+    protect = np.zeros(win.inside.shape, np.uint8)
+    for line in lines:
+        end = line.exit if line.through else _stub_end(win.thin, core, line)
+        draw_band(protect, ahead(line.entry, line.u, -2), end, line.width / 2 + 0.5)
+    return protect.astype(bool) & win.inside
+
+
+def _fringe(glyph: np.ndarray, distance: np.ndarray, *, white: bool) -> np.ndarray:
+    """The glyphs' antialiased edges and JPEG ringing, which the ink threshold misses.
+
+    On white paper every pixel within three pixels of a glyph is painted: ringing
+    a few levels off white still shows as a ghost of the word. On a coloured
+    background only pixels clearly off the background colour are taken, so that
+    inpainting keeps as much of the real background as possible.
+    """
+    if white:
+        return cv2.dilate(glyph.astype(np.uint8), np.ones((7, 7), np.uint8)).astype(bool)
+    around = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+    return (distance > FRINGE_DISTANCE) & cv2.dilate(glyph.astype(np.uint8), around).astype(bool)
+
+
+def _crossing_repairs(
+    crop: np.ndarray, lines: list[_Line], protected: np.ndarray, outside: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Protected pixels where a glyph stroke crosses a line, and the line's colour there.
+
+    The protected band is a little wider than the line, so where a letter crosses
+    it a short tick of glyph ink would survive on each side. The line's own
+    profile across its width is measured where it runs outside the labels; a
+    protected pixel much darker than that profile at the same distance from the
+    centre is glyph ink and is repainted with the profile's colour.
+    """
+    repair = np.zeros(protected.shape, bool)
+    colours = np.zeros_like(crop)
+    if not lines or not protected.any():
+        return repair, colours
+    gray = crop.astype(np.float32).mean(axis=2)
+    yy, xx = np.mgrid[0 : protected.shape[0], 0 : protected.shape[1]].astype(np.float32)
+    for line in lines:
+        normal = (-line.u[1], line.u[0])
+        across = (xx - line.entry[0]) * normal[0] + (yy - line.entry[1]) * normal[1]
+        along = (xx - line.entry[0]) * line.u[0] + (yy - line.entry[1]) * line.u[1]
+        near = np.abs(across) <= line.width / 2 + 1.5
+        reference = near & outside & (along < -1) & (along >= -math.dist(line.far, line.entry))
+        band = near & protected & (along >= -2)
+        bins = np.round(across * 2).astype(np.int32)
+        profile = {}
+        for b in np.unique(bins[reference]):
+            ref = reference & (bins == b)
+            if ref.sum() >= 3:
+                profile[int(b)] = (float(np.median(gray[ref])), np.median(crop[ref], axis=0))
+        for b in np.unique(bins[band]):
+            # the centre estimate may drift by a pixel along the box: compare with
+            # the darkest part of the profile within a pixel of this offset
+            nearby = [profile[k] for k in range(b - 2, b + 3) if k in profile]
+            if int(b) not in profile or not nearby:
+                continue
+            expected = min(g for g, _ in nearby)
+            dark = band & (bins == b) & (gray < expected - INK_DISTANCE)
+            repair |= dark
+            colours[dark] = profile[int(b)][1].astype(np.uint8)
+    return repair, colours
+
+
+def _lines_into(win: _Window) -> list[_Line]:
+    """Thin lines in the ring whose ray enters the region, followed across it."""
+    inside, outside_thin, ring = win.inside, win.thin & ~win.in_labels, win.ring
+    segments = find_segments(outside_thin & ring, min_length=max(6, win.margin * 0.5))
+    if not segments:
+        return []
+    to_region = cv2.distanceTransform((~inside).astype(np.uint8), cv2.DIST_L2, 3)
+    lines = []
+    for segment in segments:
+        near, far = sorted((segment.p0, segment.p1), key=lambda p: sample(to_region, p))
+        if sample(to_region, near) > 3:
+            continue
+        u = Segment(far, near).unit()
+        entry = _first_inside(inside, near, u, limit=5.0)
+        if entry is None or _grazes(outside_thin & ring, near, u):
+            continue
+        exit_ = _last_inside(inside, entry, u)
+        beyond = _beyond(win.margin)
+        through = ink_fraction(outside_thin, exit_, u, beyond) >= THROUGH_FRACTION
+        lines.append(_Line(far, entry, exit_, u, min(segment.width, 6.0), through))
+    return _merge_duplicates(lines)
+
+
+def _grazes(strokes: np.ndarray, near: Point, u: Point, radius: int = 6) -> bool:
+    """Does the stroke carry on outside the region right behind ``near``?
+
+    A line entering a box has nothing behind its entry point but the box itself.
+    A curve of the drawing that grazes the box (a round outline touching it) goes
+    on outside the box on the other side: it is drawing, not a line into the label.
+    """
+    x, y = round(near[0]), round(near[1])
+    y0, x0 = max(0, y - radius), max(0, x - radius)
+    ys, xs = np.nonzero(strokes[y0 : y + radius + 1, x0 : x + radius + 1])
+    dx, dy = xs + x0 - near[0], ys + y0 - near[1]
+    behind = (dx * u[0] + dy * u[1] > 1.5) & (dx * dx + dy * dy <= radius * radius)
+    return int(behind.sum()) >= 3
+
+
+def _merge_duplicates(lines: list[_Line]) -> list[_Line]:
+    """Merge the two edges of one stroke (LSD finds both) into one centre line.
+
+    Each edge's centre estimate is off by a fraction of a pixel in opposite
+    directions; averaging them keeps the protected band narrow, so less glyph ink
+    survives where a line crosses text.
+    """
+    merged: list[_Line] = []
+    for line in lines:
+        for i, kept in enumerate(merged):
+            if kept.u[0] * line.u[0] + kept.u[1] * line.u[1] < math.cos(math.radians(3)):
+                continue
+            dx, dy = line.entry[0] - kept.entry[0], line.entry[1] - kept.entry[1]
+            across = dx * -kept.u[1] + dy * kept.u[0]
+            if abs(across) > 2.0:
+                continue
+            shift = (-kept.u[1] * across / 2, kept.u[0] * across / 2)
+            merged[i] = _Line(
+                _moved(kept.far, shift),
+                _moved(kept.entry, shift),
+                _moved(kept.exit, shift),
+                kept.u,
+                max(kept.width, line.width),
+                kept.through or line.through,
+            )
+            break
+        else:
+            merged.append(line)
+    return merged
+
+
+def _moved(point: Point, shift: Point) -> Point:
+    return (point[0] + shift[0], point[1] + shift[1])
+
+
+def _stub_end(thin: np.ndarray, core: np.ndarray, line: _Line) -> Point:
+    """Where a line that does not leave the region stops being protected.
+
+    If the line runs across the text and carries on in the box's margin beyond it
+    (an OCR box that swallowed the end of a line crossing the label, reading it as
+    a dash), it is a crossing line and is kept to its last pixel. Otherwise it is a
+    leader ending at the label: kept as far as its pixels go, but never into the
+    text itself.
+    """
+    length = int(math.dist(line.entry, line.exit))
+    in_core = [bool(sample(core, ahead(line.entry, line.u, t))) for t in range(length + 1)]
+    reach = walk(thin, line.entry, line.u, max_steps=max(1, length), max_gap=1)
+    if not any(in_core):
+        return reach
+    first = in_core.index(True)
+    last = first
+    while last + 1 <= length and in_core[last + 1]:
+        last += 1
+    after = ahead(line.entry, line.u, last)
+    margin = length - last
+    if margin >= 3 and ink_fraction(thin, after, line.u, min(8, margin)) >= THROUGH_FRACTION:
+        return walk(thin, after, line.u, max_steps=margin, max_gap=1)
+    stop = max(0, min(first - 1, int(math.dist(line.entry, reach))))
+    return ahead(line.entry, line.u, stop)
+
+
+def _text_cores(glyphs: np.ndarray, boxes: list[Box], origin: tuple[int, int]) -> np.ndarray:
+    """Per box, the tight rectangle around its glyph ink (leaders stop there)."""
+    core = np.zeros(glyphs.shape, bool)
+    ox, oy = origin
+    for bx0, by0, bx1, by1 in boxes:
+        sub = glyphs[by0 - oy : by1 - oy, bx0 - ox : bx1 - ox]
+        ys, xs = np.nonzero(sub)
+        if len(xs) < 4:
+            continue
+        core[
+            by0 - oy + ys.min() : by0 - oy + ys.max() + 1,
+            bx0 - ox + xs.min() : bx0 - ox + xs.max() + 1,
+        ] = True
+    return core
+
+
+def _drawing_ink(
+    ink: np.ndarray, inside: np.ndarray, in_labels: np.ndarray, height: int
+) -> np.ndarray:
+    """Ink belonging to the drawing: components reaching well outside the boxes."""
+    count, comp = cv2.connectedComponents(ink.astype(np.uint8), connectivity=8)
+    if count <= 1:
+        return np.zeros(ink.shape, bool)
+    inner = np.bincount(comp[inside], minlength=count)
+    outer = np.bincount(comp[~in_labels], minlength=count)
+    keep = outer >= np.maximum(height, 0.5 * inner)
+    keep[0] = False
+    return keep[comp]
+
+
+def _connected_to(seed: np.ndarray, allowed: np.ndarray) -> np.ndarray:
+    """``seed`` grown through the components of ``allowed`` that it touches."""
+    count, comp = cv2.connectedComponents((allowed | seed).astype(np.uint8), connectivity=8)
+    touched = np.zeros(count, bool)
+    touched[np.unique(comp[seed])] = True
+    touched[0] = False
+    return touched[comp] | seed
+
+
+def _background(crop: np.ndarray, pixels: np.ndarray) -> np.ndarray:
+    """Median colour of the ring (white if the ring is empty, e.g. a whole-image box)."""
+    if pixels.sum() < 8:
+        return np.array([255.0, 255.0, 255.0], np.float32)
+    return np.median(crop[pixels], axis=0).astype(np.float32)
+
+
+def _is_white(crop: np.ndarray, pixels: np.ndarray, background: np.ndarray) -> bool:
+    """Is the ring around the label white paper (so a white fill is exact)?"""
+    if pixels.sum() < 8:
+        return True
+    white_share = (crop[pixels] >= WHITE_LEVEL).all(axis=1).mean()
+    return bool((background >= WHITE_LEVEL).all() and white_share >= 0.85)
+
+
+# --- small helpers -----------------------------------------------------------------
+
+
+def _check_image(rgb: np.ndarray) -> None:
+    if not isinstance(rgb, np.ndarray) or rgb.ndim != 3 or rgb.shape[2] != 3:
+        raise ValueError("expected an H×W×3 uint8 RGB array")
+    if rgb.dtype != np.uint8:
+        raise ValueError(f"expected an H×W×3 uint8 RGB array, got dtype {rgb.dtype}")
+
+
+def _clamp(box: Sequence[float], shape: tuple[int, ...]) -> Box | None:
+    """Integer box clipped to the image; None when nothing of it is left."""
+    if len(box) != 4:
+        raise ValueError(f"a box is (x0, y0, x1, y1), got {box!r}")
+    x0, y0 = max(0, math.floor(box[0])), max(0, math.floor(box[1]))
+    x1, y1 = min(shape[1], math.ceil(box[2])), min(shape[0], math.ceil(box[3]))
+    return (x0, y0, x1, y1) if x1 > x0 and y1 > y0 else None
+
+
+def _label_mask(shape: tuple[int, ...], boxes: list[Box]) -> np.ndarray:
+    mask = np.zeros(shape[:2], bool)
+    for x0, y0, x1, y1 in boxes:
+        mask[y0:y1, x0:x1] = True
+    return mask
+
+
+def _regions(labels: np.ndarray, boxes: list[Box]) -> list[tuple[np.ndarray, list[Box]]]:
+    """Groups of overlapping or touching boxes, each with its pixel mask."""
+    _, comp = cv2.connectedComponents(labels.astype(np.uint8), connectivity=8)
+    groups: dict[int, list[Box]] = {}
+    for box in boxes:
+        groups.setdefault(int(comp[box[1], box[0]]), []).append(box)
+    return [(comp == k, members) for k, members in groups.items()]
+
+
+def _first_inside(inside: np.ndarray, start: Point, u: Point, limit: float) -> Point | None:
+    for s in np.arange(0.0, limit + 0.5, 0.5):
+        point = ahead(start, u, float(s))
+        if sample(inside, point):
+            return point
+    return None
+
+
+def _last_inside(inside: np.ndarray, entry: Point, u: Point) -> Point:
+    """Last point of the ray from ``entry`` still inside the region."""
+    last = entry
+    limit = inside.shape[0] + inside.shape[1]
+    for s in np.arange(0.5, limit, 0.5):
+        point = ahead(entry, u, float(s))
+        x, y = round(point[0]), round(point[1])
+        if not (0 <= x < inside.shape[1] and 0 <= y < inside.shape[0]) or not inside[y, x]:
+            break
+        last = point
+    return last
