@@ -24,6 +24,7 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 # Priorities in the document pool: higher runs first.
 PRIORITY_BACKGROUND = 0  # thumbnails
+PRIORITY_DETAIL = 3  # figure proposals: after the page itself is on screen
 PRIORITY_VIEW = 5  # the page the curator is looking at
 PRIORITY_USER = 10  # an erase or proposal the curator asked for
 

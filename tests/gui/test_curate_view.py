@@ -225,7 +225,7 @@ def test_items_filter_by_status_and_search(qtbot, window):
     assert [i.subject for i in panel.model.items] == ["heart"]
     panel.filters["status"].setCurrentIndex(0)
     QTest.keyClicks(panel.search, "ea")
-    qtbot.waitUntil(lambda: panel.model.rowCount() == 2)
+    qtbot.waitUntil(lambda: panel.model.rowCount() == 2, timeout=10000)
     assert {i.subject for i in panel.model.items} == {"heart", "leaf"}
 
 

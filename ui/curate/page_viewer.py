@@ -245,7 +245,7 @@ class PageViewer(QWidget):
             error=lambda exc: self.status.emit(f"No figure proposals: {exc}"),
         )
         self._propose_job = job
-        workers.start(job, workers.document_pool(), workers.PRIORITY_USER)
+        workers.start(job, workers.document_pool(), workers.PRIORITY_DETAIL)
 
     def _proposed(self, key: tuple[str, int], boxes: list[Box]) -> None:
         if self.info is not None and key == (self.info.path, self.canvas.page):
