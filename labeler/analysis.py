@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from labeler.scoring.match import score_names
+from labeler.scoring.match import equivalence_classes, score_names
 
 if TYPE_CHECKING:
     from labeler.lexicon import Lexicon
@@ -29,11 +29,14 @@ TABLE_COLUMNS: tuple[str, ...] = ("model", *CONDITIONS, "grounded", "recited")
 
 #: Answers that refuse, or say there is no image to look at.
 DECLINE_RE = re.compile(
-    r"\b(?:cannot|can't|can ?not|unable to|not able to|i'm sorry|i am sorry|"
-    r"no (?:image|diagram|figure|picture)\b|without (?:the|an|seeing the) (?:image|diagram|figure)|"
-    r"(?:image|diagram|figure|picture) (?:is|was|has not been|hasn't been|wasn't|isn't) "
-    r"(?:not )?(?:provided|attached|included|shared|visible|available)|"
-    r"(?:don't|do not) see (?:an?|the|any) (?:image|diagram|figure|picture))",
+    r"(?:cannot|can['’]t|can ?not|unable to|not able to)\s+(?:\w+\s+){0,3}?"
+    r"(?:see|view|identify|label|access|determine|help|assist|comply|provide|answer|analy[sz]e)"
+    r"|\bi(?:['’]m| am) sorry\b"
+    r"|\bno (?:image|diagram|figure|picture)\b"
+    r"|without (?:the|an|seeing the) (?:image|diagram|figure)"
+    r"|(?:image|diagram|figure|picture) (?:is|was|has not been|hasn['’]t been|wasn['’]t|isn['’]t) "
+    r"(?:not )?(?:provided|attached|included|shared|visible|available)"
+    r"|(?:don['’]t|do not) see (?:an?|the|any) (?:image|diagram|figure|picture)",
     re.IGNORECASE,
 )
 
@@ -135,28 +138,31 @@ def decline_rate(df: pd.DataFrame) -> pd.DataFrame:
 def consensus_names(df: pd.DataFrame, lexicon: Lexicon | None = None) -> pd.DataFrame:
     """Names produced by ≥ 2 models for one item, and whether the key has them.
 
-    Names are pooled across conditions and merged with the scorer's own
+    Names are pooled across conditions and merged by the scorer's own
     equivalence (so ``alveoli`` and ``alveolus`` from two models are one
-    consensus name). Columns: ``item_id, name, n_models, in_key``.
+    consensus name; fuzzy neighbours stay apart, as in scoring). ``in_key`` uses
+    the full scorer, fuzzy included. Columns: ``item_id, name, n_models, in_key``.
     """
     _require(df, "item_id", "model", "predicted_names", "key_names")
     records = []
     for item_id, part in df.groupby("item_id", sort=True):
-        reps: list[str] = []
-        models: list[set[str]] = []
-        for model, names in zip(part["model"], part["predicted_names"], strict=True):
-            for name in names:
-                hit = score_names([name], reps, lexicon).matches if reps else []
-                if hit:
-                    models[reps.index(hit[0].key)].add(model)
-                elif name.strip():
-                    reps.append(name)
-                    models.append({model})
+        pairs = [
+            (model, name)
+            for model, names in zip(part["model"], part["predicted_names"], strict=True)
+            for name in names or ()
+        ]
+        classes = equivalence_classes([name for _, name in pairs], lexicon)
+        models: dict[int, set[str]] = {}
+        first: dict[int, str] = {}
+        for (model, name), cls in zip(pairs, classes, strict=True):
+            if cls >= 0:
+                models.setdefault(cls, set()).add(model)
+                first.setdefault(cls, name)
         key = list(part["key_names"].iloc[0])
-        for name, who in zip(reps, models, strict=True):
+        for cls, who in models.items():
             if len(who) >= 2:
-                in_key = bool(score_names([name], key, lexicon).matches)
-                records.append((item_id, name, len(who), in_key))
+                in_key = bool(score_names([first[cls]], key, lexicon).matches)
+                records.append((item_id, first[cls], len(who), in_key))
     return pd.DataFrame.from_records(records, columns=["item_id", "name", "n_models", "in_key"])
 
 

@@ -101,14 +101,17 @@ class _Index:
             b = self.group_of[next(iter(name_forms(normalize(row.synonym))))]
             if a == b:
                 raise ConfigError(
-                    f"lexicon says {row.canonical!r} and {row.synonym!r} are distinct, but other "
-                    "'same' rows join them; remove one of the conflicting rows"
+                    f"lexicon says {row.canonical!r} and {row.synonym!r} are distinct, but 'same' "
+                    "rows (or their singular/plural forms) join them; remove one of the "
+                    "conflicting rows"
                 )
             distinct.update(((a, b), (b, a)))
         self.distinct = frozenset(distinct)
         self._cache: dict[frozenset[str], frozenset[int]] = {}
         #: prepared answer keys, filled by the scorer (valid as long as this index)
         self.prepared: dict[tuple[str, ...], object] = {}
+        #: per-surface profiles, filled by the scorer
+        self.names: dict[str, object] = {}
 
     def groups(self, forms: frozenset[str]) -> frozenset[int]:
         """Group ids of a name given its singular readings (empty if unknown)."""
@@ -133,11 +136,12 @@ class Lexicon:
 
     @classmethod
     def from_rows(cls, rows: Iterable[tuple[str, str, str | None] | LexiconRow]) -> Lexicon:
-        """Build from ``(canonical, synonym, relation)`` tuples (relation may be ``None``/``""``)."""
+        """Build from ``(canonical, synonym, relation)`` tuples; relation ``None``/``""`` = same."""
         checked = []
         for n, item in enumerate(rows, start=1):
-            canonical, synonym, *rest = item if not isinstance(item, LexiconRow) else (
-                item.canonical, item.synonym, item.relation)
+            if isinstance(item, LexiconRow):
+                item = (item.canonical, item.synonym, item.relation)
+            canonical, synonym, *rest = item
             checked.append(_row(canonical, synonym, rest[0] if rest else None, f"row {n}"))
         return cls(checked)
 
@@ -191,8 +195,13 @@ class Lexicon:
         return Lexicon([*self._rows, *(r for r in extra if self._key(r) not in self._keys)])
 
     def with_rows(self, item_rows: Iterable[tuple[str, str, str | None] | LexiconRow]) -> Lexicon:
-        """The global lexicon with one item's additions layered on top (self is unchanged)."""
-        return self.merge(Lexicon.from_rows(item_rows))
+        """The global lexicon with one item's additions layered on top (self is unchanged).
+
+        An item that adds nothing new gets this lexicon itself, so its warm
+        scoring caches are shared instead of rebuilt per item.
+        """
+        extra = [r for r in Lexicon.from_rows(item_rows).rows() if self._key(r) not in self._keys]
+        return self.merge(extra) if extra else self
 
     def search(self, text: str) -> list[LexiconRow]:
         """Rows whose canonical or synonym contains ``text`` (normalised), in order."""
@@ -206,7 +215,7 @@ class Lexicon:
     # -- undo-friendly edits ----------------------------------------------------
 
     def add(self, canonical: str, synonym: str, relation: str = "same") -> Edit:
-        """Add a row; returns the inverse edit (a no-op add returns a no-op remove-free add)."""
+        """Add a row; returns the inverse edit. Duplicates and conflicts are refused."""
         return self.apply(Edit("add", _row(canonical, synonym, relation, "new row")))
 
     def remove(self, row: LexiconRow) -> Edit:
@@ -217,8 +226,10 @@ class Lexicon:
         """Apply an edit and return its inverse. A conflicting add is refused unchanged."""
         if edit.action == "add":
             if self._key(edit.row) in self._keys:
-                raise ConfigError(f"the lexicon already has {edit.row.canonical!r} = "
-                                  f"{edit.row.synonym!r} ({edit.row.relation})")
+                raise ConfigError(
+                    f"the lexicon already has {edit.row.canonical!r} = "
+                    f"{edit.row.synonym!r} ({edit.row.relation})"
+                )
             self._insert(edit.row)
             try:
                 self._reindex()
@@ -228,8 +239,10 @@ class Lexicon:
                 raise
             return Edit("remove", edit.row)
         if self._key(edit.row) not in self._keys:
-            raise ConfigError(f"the lexicon has no row {edit.row.canonical!r} = "
-                              f"{edit.row.synonym!r} ({edit.row.relation})")
+            raise ConfigError(
+                f"the lexicon has no row {edit.row.canonical!r} = "
+                f"{edit.row.synonym!r} ({edit.row.relation})"
+            )
         self._delete(edit.row)
         self._reindex()
         return Edit("add", edit.row)

@@ -103,4 +103,3 @@ def suggest(
 def promote(lexicon: Lexicon, suggestion: Suggestion, relation: str = "same") -> Edit:
     """Add ``key,pred,relation`` to ``lexicon``; returns the inverse edit (for undo)."""
     return lexicon.add(suggestion.key, suggestion.pred, relation)
-

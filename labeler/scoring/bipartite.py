@@ -14,7 +14,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 
-def max_matching(edges: Mapping[tuple[int, int], int], n_left: int, n_right: int) -> list[tuple[int, int]]:
+def max_matching(
+    edges: Mapping[tuple[int, int], int], n_left: int, n_right: int
+) -> list[tuple[int, int]]:
     """Pairs ``(left, right)`` of a maximum matching with maximum total edge weight.
 
     ``edges`` maps ``(left, right)`` to a positive strength.
@@ -57,8 +59,4 @@ def max_matching(edges: Mapping[tuple[int, int], int], n_left: int, n_right: int
             cap[(u, v)] -= 1
             cap[(v, u)] += 1
             v = u
-    return sorted(
-        (left, right)
-        for (left, right) in edges
-        if cap[(left, n_left + right)] == 0
-    )
+    return sorted((left, right) for (left, right) in edges if cap[(left, n_left + right)] == 0)

@@ -27,7 +27,9 @@ _NAME_PATTERNS = (
     re.compile(rf"^(?P<name>.+?)\s*[\(\[]{_LETTER}[\)\]]\s*$"),  # aorta (B)
 )
 _HINT_PATTERNS = (
-    re.compile(rf"\b(?:at|label(?:led)?|marker|letter|point|arrow|structure|part)\s+{_LETTER}\b", re.I),
+    re.compile(
+        rf"\b(?:at|label(?:led)?|marker|letter|point|arrow|structure|part)\s+{_LETTER}\b", re.I
+    ),
     re.compile(rf"^\s*\(?{_LETTER}\)?\s*$"),
 )
 

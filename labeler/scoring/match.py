@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from rapidfuzz.fuzz import ratio
 
@@ -47,9 +47,8 @@ FUZZY_MAX_LEN_DIFF = 3
 FUZZY_MIN_SIMILARITY = 0.86
 
 
-@dataclass(frozen=True)
-class Match:
-    """One matched pair and the level that matched it."""
+class Match(NamedTuple):
+    """One matched pair and the level that matched it (a tuple: cheap to build in bulk)."""
 
     pred: str
     key: str
@@ -79,7 +78,7 @@ def fuzzy_similar(a: str, b: str) -> bool:
     use this ratio (not ``partial_ratio`` or token ratios) because it is the one
     that reproduces the card's own example (``nucleus`` vs ``nucleolus`` =
     0.875), it is symmetric, and it scores insertions/deletions — the shape of
-    morphological variants (``mitochondrion``/``mitochondrium``) — rather than
+    morphological variants and typos (``mitochondrian``) — rather than
     rewarding one name merely containing another.
     """
     return (
@@ -91,70 +90,103 @@ def fuzzy_similar(a: str, b: str) -> bool:
     )
 
 
+# Token tags keep the levels apart in one lookup table (lexicon groups are ints).
+_RAW, _NORM, _FORM = "\x01", "\x02", "\x03"
+
+
 @dataclass(frozen=True, slots=True)
 class _Name:
+    """Everything the matcher needs about one surface, computed once per lexicon.
+
+    ``strength`` maps each lookup token to its level's strength (5 exact …
+    2 synonym); ``equivalent`` are the tokens that make two names "the same"
+    (all levels but exact, which normalised subsumes, and fuzzy).
+    """
+
     raw: str
     norm: str
-    forms: frozenset[str]
+    groups: frozenset[int]
+    strength: dict[str | int, int]
+    equivalent: tuple[str | int, ...]
+    fuzzy_prefix: str | None
 
 
-_NAMES: dict[str, _Name] = {}
-
-
-def _name(raw: str) -> _Name:
-    found = _NAMES.get(raw)
+def _profile(raw: str, index: _Index) -> _Name:
+    found = index.names.get(raw)
     if found is None:
-        if len(_NAMES) > 500_000:
-            _NAMES.clear()
+        if len(index.names) > 500_000:
+            index.names.clear()
         norm = normalize(raw)
-        found = _NAMES[raw] = _Name(raw.strip(), norm, name_forms(norm))
+        forms = name_forms(norm)
+        groups = index.groups(forms)
+        equivalent = (_NORM + norm, *(_FORM + f for f in sorted(forms)), *sorted(groups))
+        strength: dict[str | int, int] = dict.fromkeys(groups, 2)
+        strength.update(dict.fromkeys(equivalent[1 : 1 + len(forms)], 3))
+        strength[equivalent[0]] = 4
+        strength[_RAW + raw.strip()] = 5
+        prefix = norm[:FUZZY_PREFIX] if len(norm) >= FUZZY_MIN_LEN else None
+        found = _Name(raw.strip(), norm, groups, strength, equivalent, prefix)
+        index.names[raw] = found
     return found
 
 
 class _Side:
-    """A list of names grouped into equivalence classes, with lookup tables."""
+    """A key list merged into equivalence classes, with one lookup table."""
 
     def __init__(self, raws: Iterable[str], index: _Index) -> None:
-        self.members: list[list[_Name]] = []
-        self.groups: list[list[frozenset[int]]] = []
-        # each table maps to (class, the member's surface) so a match names the key it hit
-        self.by_raw: dict[str, tuple[int, str]] = {}
-        self.by_norm: dict[str, tuple[int, str]] = {}
-        self.by_form: dict[str, tuple[int, str]] = {}
-        self.by_group: dict[int, tuple[int, str]] = {}
-        self.by_prefix: dict[str, list[tuple[int, _Name, frozenset[int]]]] = defaultdict(list)
-        for raw in raws:
-            name = _name(raw)
-            if not name.norm:
-                continue
-            groups = index.groups(name.forms)
-            cls = self._find(name, groups)
-            if cls is None:
-                cls = len(self.members)
-                self.members.append([])
-                self.groups.append([])
-            self.members[cls].append(name)
-            self.groups[cls].append(groups)
+        names = [n for n in (_profile(raw, index) for raw in raws) if n.norm]
+        class_of, self.reps = _classes(names)
+        self.groups: list[frozenset[int]] = [frozenset()] * len(self.reps)
+        self.table: dict[str | int, tuple[int, str]] = {}
+        self.fuzzy: dict[str, list[tuple[int, str, str, frozenset[int]]]] = defaultdict(list)
+        for name, cls in zip(names, class_of, strict=True):
+            self.groups[cls] = self.groups[cls] | name.groups
             hit = (cls, name.raw)
-            self.by_raw.setdefault(name.raw, hit)
-            self.by_norm.setdefault(name.norm, hit)
-            for form in name.forms:
-                self.by_form.setdefault(form, hit)
-            for gid in groups:
-                self.by_group.setdefault(gid, hit)
-            if len(name.norm) >= FUZZY_MIN_LEN:
-                self.by_prefix[name.norm[:FUZZY_PREFIX]].append((cls, name, groups))
+            self.table.setdefault(_RAW + name.raw, hit)
+            for token in name.equivalent:
+                self.table.setdefault(token, hit)
+            if name.fuzzy_prefix is not None:
+                self.fuzzy[name.fuzzy_prefix].append((cls, name.raw, name.norm, name.groups))
 
-    def _find(self, name: _Name, groups: frozenset[int]) -> int | None:
-        hit = self.by_norm.get(name.norm)
-        for form in name.forms if hit is None else ():
-            hit = hit or self.by_form.get(form)
-        for gid in groups if hit is None else ():
-            hit = hit or self.by_group.get(gid)
-        return None if hit is None else hit[0]
 
-    def representative(self, cls: int) -> str:
-        return self.members[cls][0].raw
+def _classes(names: Sequence[_Name]) -> tuple[Sequence[int], list[str]]:
+    """Equivalence class per name and each class's first surface.
+
+    Classes are the connected components of "shares an equivalence token"
+    (normalised form, singular reading or lexicon group), so the count does
+    not depend on order even for chains like ``atrium ~ atria ~ atrion``.
+    Classes are numbered by first appearance. The common case (no two names
+    equivalent) costs one C-level disjointness test per name.
+    """
+    owner: dict[str | int, int] = {}
+    parent: list[int] | None = None
+    for i, name in enumerate(names):
+        if owner.keys().isdisjoint(name.equivalent):
+            owner.update(dict.fromkeys(name.equivalent, i))
+            continue
+        parent = parent or list(range(len(names)))
+        for token in name.equivalent:
+            a, b = _root(parent, owner.setdefault(token, i)), _root(parent, i)
+            parent[max(a, b)] = min(a, b)
+    if parent is None:
+        return range(len(names)), [n.raw for n in names]
+    number: dict[int, int] = {}
+    reps: list[str] = []
+    class_of = []
+    for i, name in enumerate(names):
+        root = _root(parent, i)
+        if root not in number:
+            number[root] = len(reps)
+            reps.append(name.raw)
+        class_of.append(number[root])
+    return class_of, reps
+
+
+def _root(parent: list[int], i: int) -> int:
+    while parent[i] != i:
+        parent[i] = parent[parent[i]]
+        i = parent[i]
+    return i
 
 
 def _prepared_key(key: Sequence[str], index: _Index) -> _Side:
@@ -168,47 +200,42 @@ def _prepared_key(key: Sequence[str], index: _Index) -> _Side:
     return side
 
 
-def _vetoed(index: _Index, a: frozenset[int], b: frozenset[int]) -> bool:
-    return bool(index.distinct) and any((x, y) in index.distinct for x in a for y in b)
+def _vetoed(distinct: frozenset[tuple[int, int]], a: frozenset[int], b: frozenset[int]) -> bool:
+    return any((x, y) in distinct for x in a for y in b)
 
 
-def _edges(
-    preds: _Side, keys: _Side, index: _Index
-) -> dict[tuple[int, int], tuple[int, str, str]]:
-    """Best (strength, pred surface, key surface) per (pred class, key class)."""
+def _match_side(
+    predicted: Sequence[str], keys: _Side, index: _Index
+) -> tuple[list[str], dict[tuple[int, int], tuple[int, str, str]]]:
+    """Prediction classes (their surfaces) and the best edge per (pred, key) class pair.
+
+    Hot path of live rescoring: lookups are one C-level intersection of the
+    key table with the name's tokens; Python only loops over actual hits.
+    """
     best: dict[tuple[int, int], tuple[int, str, str]] = {}
-
-    def offer(
-        p: int, hit: tuple[int, str] | None, strength: int, name: _Name, gids: frozenset[int]
-    ) -> None:
-        if hit is None:
-            return
-        k, key_raw = hit
-        current = best.get((p, k))
-        if (current is None or strength > current[0]) and (
-            strength >= 4 or not _vetoed(index, gids, _class_groups(keys, k))
-        ):
+    table, distinct, fuzzy, names = keys.table, index.distinct, keys.fuzzy, index.names
+    profiles = [n for n in (names.get(raw) or _profile(raw, index) for raw in predicted) if n.norm]
+    class_of, reps = _classes(profiles)
+    for name, p in zip(profiles, class_of, strict=True):
+        for token in table.keys() & name.strength:
+            strength = name.strength[token]
+            k, key_raw = table[token]
+            current = best.get((p, k))
+            if current is not None and current[0] >= strength:
+                continue
+            if strength < 4 and distinct and _vetoed(distinct, name.groups, keys.groups[k]):
+                continue
             best[(p, k)] = (strength, name.raw, key_raw)
-
-    for p, (names, groups) in enumerate(zip(preds.members, preds.groups, strict=True)):
-        for name, gids in zip(names, groups, strict=True):
-            offer(p, keys.by_raw.get(name.raw), 5, name, gids)
-            offer(p, keys.by_norm.get(name.norm), 4, name, gids)
-            for form in name.forms:
-                offer(p, keys.by_form.get(form), 3, name, gids)
-            for gid in gids:
-                offer(p, keys.by_group.get(gid), 2, name, gids)
-            if len(name.norm) >= FUZZY_MIN_LEN:
-                for k, key_name, key_gids in keys.by_prefix.get(name.norm[:FUZZY_PREFIX], ()):
-                    if (p, k) not in best and fuzzy_similar(name.norm, key_name.norm):
-                        if not _vetoed(index, gids, key_gids):
-                            best[(p, k)] = (1, name.raw, key_name.raw)
-    return best
-
-
-def _class_groups(side: _Side, cls: int) -> frozenset[int]:
-    groups = side.groups[cls]
-    return groups[0] if len(groups) == 1 else frozenset().union(*groups)
+        candidates = fuzzy.get(name.fuzzy_prefix) if name.fuzzy_prefix else None
+        for k, key_raw, key_norm, key_groups in candidates or ():
+            if (
+                abs(len(key_norm) - len(name.norm)) <= FUZZY_MAX_LEN_DIFF
+                and (p, k) not in best
+                and ratio(name.norm, key_norm, score_cutoff=FUZZY_MIN_SIMILARITY * 100)
+                and not (distinct and _vetoed(distinct, name.groups, key_groups))
+            ):
+                best[(p, k)] = (1, name.raw, key_raw)
+    return reps, best
 
 
 def _one_to_one(edges: dict[tuple[int, int], tuple[int, str, str]]) -> list[tuple[int, int]]:
@@ -226,10 +253,9 @@ def score_names(
     """Score one answer's names against the answer key (see the module docstring)."""
     index = lexicon.index if lexicon is not None else _empty_index()
     keys = _prepared_key(key, index)
-    preds = _Side(predicted, index)
-    edges = _edges(preds, keys, index)
+    pred_reps, edges = _match_side(predicted, keys, index)
     pairs = _one_to_one(edges) if edges else []
-    n_pred, n_key, tp = len(preds.members), len(keys.members), len(pairs)
+    n_pred, n_key, tp = len(pred_reps), len(keys.reps), len(pairs)
     precision = tp / n_pred if n_pred else 0.0
     recall = tp / n_key if n_key else 0.0
     f1 = 2 * precision * recall / (precision + recall) if tp else 0.0
@@ -245,9 +271,22 @@ def score_names(
             Match(edges[pair][1], edges[pair][2], _HOW_OF[edges[pair][0]])  # type: ignore[arg-type]
             for pair in pairs
         ],
-        unmatched_pred=[preds.representative(p) for p in range(n_pred) if p not in matched_p],
-        missed_key=[keys.representative(k) for k in range(n_key) if k not in matched_k],
+        unmatched_pred=[r for p, r in enumerate(pred_reps) if p not in matched_p],
+        missed_key=[r for k, r in enumerate(keys.reps) if k not in matched_k],
     )
+
+
+def equivalence_classes(names: Sequence[str], lexicon: Lexicon | None = None) -> list[int]:
+    """Class number per name under the scorer's equivalence (all levels but fuzzy).
+
+    Blank names get -1. This is the rule that makes equivalent predictions
+    count once; the analysis uses it to pool names across models.
+    """
+    index = lexicon.index if lexicon is not None else _empty_index()
+    profiles = [_profile(raw, index) for raw in names]
+    kept = [n for n in profiles if n.norm]
+    class_of = iter(_classes(kept)[0])
+    return [next(class_of) if n.norm else -1 for n in profiles]
 
 
 _EMPTY: list[_Index] = []

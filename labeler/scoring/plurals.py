@@ -36,6 +36,8 @@ _CLASSICAL: tuple[tuple[str, str], ...] = (
 
 _IRREGULAR = {"teeth": "tooth", "feet": "foot", "mice": "mouse", "lice": "louse", "men": "man"}
 
+_PLURAL_LAST_LETTERS = ("a", "e", "i", "s")
+
 # Words ending like these are singular and must not lose their final "s".
 _SINGULAR_S = ("ss", "us", "is", "ys", "as")
 
@@ -56,6 +58,8 @@ def _english(word: str) -> set[str]:
 @lru_cache(maxsize=100_000)
 def singular_forms(word: str) -> frozenset[str]:
     """``word`` itself plus every singular it may be the plural of."""
+    if not word.endswith(_PLURAL_LAST_LETTERS) and word not in _IRREGULAR:
+        return frozenset((word,))  # no plural suffix ends in another letter
     found = {word}
     if word in _IRREGULAR:
         found.add(_IRREGULAR[word])

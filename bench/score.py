@@ -1,0 +1,138 @@
+"""Bench: rescore the card's 6,335 rows with a 2,000-term lexicon.
+
+Rows are generated (181 items × 9 models × 4 conditions, trimmed to 6,335):
+~10 key names per item and ~10 predictions per answer, mixing exact names,
+case/article variants, plurals, lexicon synonyms, one-letter typos (fuzzy) and
+misses. The baseline is the bare cost of the same work done naively: exact-set
+F1 (``len(set(pred) & set(key))``) on the same rows. Goal: ≤ 0.5 s, ≤ 5×.
+
+Run: ``python bench/score.py``. Reports a cold pass (empty caches, what a
+fresh ``labeler score`` pays) and a warm pass (what the GUI pays on live
+rescoring after a lexicon-independent cache has been filled).
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from labeler.lexicon import Lexicon
+from labeler.scoring import score_names
+
+N_ROWS = 6335
+SYLLABLES = (
+    "ab",
+    "cor",
+    "den",
+    "fol",
+    "gan",
+    "hep",
+    "il",
+    "lum",
+    "mel",
+    "ner",
+    "os",
+    "pul",
+    "ren",
+    "sep",
+    "tib",
+    "ur",
+    "vas",
+    "zyg",
+    "ex",
+    "on",
+)
+ENDINGS = ("us", "um", "a", "on", "is", "ex", "en", "al", "ic", "ar")
+QUALIFIERS = ("", "", "left ", "right ", "upper ", "lower ", "inner ", "outer ")
+
+
+def word(rng: random.Random) -> str:
+    return "".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 4))) + rng.choice(ENDINGS)
+
+
+def plural(name: str) -> str:
+    for singular, many in (
+        ("us", "i"),
+        ("um", "a"),
+        ("on", "a"),
+        ("a", "ae"),
+        ("is", "es"),
+        ("ex", "ices"),
+        ("en", "ina"),
+    ):
+        if name.endswith(singular):
+            return name[: -len(singular)] + many
+    return name + "s"
+
+
+def build(seed: int = 7) -> tuple[list[tuple[list[str], list[str]]], Lexicon]:
+    rng = random.Random(seed)
+    vocabulary = sorted({rng.choice(QUALIFIERS) + word(rng) for _ in range(3000)})
+    lexicon_rows, synonyms = [], {}
+    for canonical in rng.sample(vocabulary, 1000):  # 1,000 rows, 2,000 terms
+        synonym = word(rng) + " " + word(rng)
+        lexicon_rows.append((canonical, synonym, "same"))
+        synonyms[canonical] = synonym
+    lexicon = Lexicon.from_rows(lexicon_rows)
+
+    def variant(name: str) -> str:
+        roll = rng.random()
+        if roll < 0.35:
+            return name
+        if roll < 0.45:
+            return "The " + name.title()
+        if roll < 0.60:
+            return plural(name)
+        if roll < 0.70 and name in synonyms:
+            return synonyms[name]
+        if roll < 0.78 and len(name) >= 8:
+            i = rng.randrange(4, len(name))
+            return name[:i] + rng.choice("aeiou") + name[i:]
+        return rng.choice(vocabulary)
+
+    rows = []
+    keys = [rng.sample(vocabulary, rng.randint(7, 13)) for _ in range(181)]
+    while len(rows) < N_ROWS:
+        for key in keys:
+            predicted = [variant(name) for name in key if rng.random() < 0.85]
+            predicted += [rng.choice(vocabulary) for _ in range(rng.randint(0, 3))]
+            rows.append((predicted, key))
+    return rows[:N_ROWS], lexicon
+
+
+def exact_set_f1(predicted: list[str], key: list[str]) -> float:
+    p, k = set(predicted), set(key)
+    tp = len(p & k)
+    return 2 * tp / (len(p) + len(k)) if tp else 0.0
+
+
+def timed(fn, rows) -> float:
+    """CPU seconds of this process (robust to other jobs sharing the 2 cores)."""
+    start = time.process_time()
+    for predicted, key in rows:
+        fn(predicted, key)
+    return time.process_time() - start
+
+
+def main() -> None:
+    rows, lexicon = build()
+    baseline = min(timed(exact_set_f1, rows) for _ in range(5))
+    cold = timed(lambda p, k: score_names(p, k, lexicon), rows)
+    warm = min(timed(lambda p, k: score_names(p, k, lexicon), rows) for _ in range(3))
+    hows: dict[str, int] = {}
+    for predicted, key in rows:
+        for match in score_names(predicted, key, lexicon).matches:
+            hows[match.how] = hows.get(match.how, 0) + 1
+    print(f"rows: {len(rows)}, lexicon rows: {len(lexicon)}, matches by level: {hows}")
+    print(f"exact-set F1 baseline: {baseline:.3f} s")
+    print(f"score_names cold:      {cold:.3f} s  ({cold / baseline:.1f}x baseline)")
+    print(f"score_names warm:      {warm:.3f} s  ({warm / baseline:.1f}x baseline)")
+    print("goal: <= 0.5 s and <= 5x (CPU seconds, time.process_time)")
+
+
+if __name__ == "__main__":
+    main()
