@@ -20,8 +20,8 @@ import pymupdf
 
 from labeler.erase.result import EraseResult, HarvestedLabel
 from labeler.errors import DocumentError
-from labeler.pdf.content import image_boxes, text_spans
 from labeler.pdf.content import drawings as page_drawings
+from labeler.pdf.content import image_boxes, text_spans
 
 __all__ = ["EraseResult", "HarvestedLabel", "erase_figure"]
 
@@ -34,7 +34,8 @@ def _clip_rect(page: pymupdf.Page, clip: Sequence[float] | None) -> pymupdf.Rect
     rect = pymupdf.Rect(clip) & page.rect
     if rect.is_empty or rect.width < 1 or rect.height < 1:
         raise DocumentError(
-            f"clip {tuple(clip)} does not overlap page area {tuple(page.rect)} (points, top-left origin)"
+            f"clip {tuple(clip)} does not overlap the page {tuple(page.rect)}"
+            " (clips are PDF points, top-left origin)"
         )
     return rect
 
@@ -60,7 +61,9 @@ def erase_figure(
     if dpi <= 0 or dpi > 1200:
         raise DocumentError(f"dpi must be between 1 and 1200, not {dpi}")
     if not 1 <= page <= doc.page_count:
-        raise DocumentError(f"page {page} does not exist; the document has pages 1-{doc.page_count}")
+        raise DocumentError(
+            f"page {page} does not exist; the document has pages 1-{doc.page_count}"
+        )
     source = doc[page - 1]
     area = _clip_rect(source, clip)
     figure = Figure(

@@ -3,7 +3,7 @@
 Such labels have no extractable text: each glyph is a small, dark, fill-only
 path. We cluster those paths into lines (they share a baseline band and nearly
 touch), read each line by OCR of the original render, and remove them with
-``PDF_REDACT_LINE_ART_REMOVE_IF_COVERED`` over each glyph's own box: a path is
+``PDF_REDACT_LINE_ART_REMOVE_IF_COVERED`` over each line's box: a path is
 deleted only when a rect covers it completely, so the stroked leader lines that
 run up to the label survive.
 """
@@ -14,8 +14,10 @@ from collections.abc import Iterable, Sequence
 
 import pymupdf
 
+from labeler.erase import redact
 from labeler.harvest.fragments import Fragment
-from labeler.pdf.content import Box, Drawing
+from labeler.pdf.content import Drawing
+from labeler.pdf.geometry import Box, center_in, grown, merge_overlapping, union
 
 MIN_GLYPH = 2.0  # points: smaller fills are dots and specks
 MAX_GLYPH = 60.0  # points: larger fills are drawing, not lettering
@@ -35,15 +37,25 @@ def _dark(fill: Sequence[float] | None) -> bool:
     return 0.299 * r + 0.587 * g + 0.114 * b <= MAX_LUMINANCE
 
 
+def _ink(drawing: Drawing) -> bool:
+    return drawing.filled and not drawing.stroked and _dark(drawing.fill)
+
+
 def is_glyph(drawing: Drawing) -> bool:
     """A small dark fill-only path made of curves or lines (not a plain rectangle)."""
-    if not drawing.filled or drawing.stroked or not _dark(drawing.fill):
+    if not _ink(drawing):
         return False
     x0, y0, x1, y1 = drawing.rect
     width, height = x1 - x0, y1 - y0
     if not (MIN_GLYPH <= height <= MAX_GLYPH and 0.3 <= width <= MAX_GLYPH):
         return False
     return not (len(drawing.items) == 1 and drawing.items[0][0] == "re")
+
+
+def _speck(drawing: Drawing) -> bool:
+    """Too small to be a glyph on its own, but a hyphen or a dot inside a word."""
+    x0, y0, x1, y1 = drawing.rect
+    return _ink(drawing) and y1 - y0 < MIN_GLYPH and x1 - x0 < MAX_GLYPH
 
 
 def _joins(line: list[Box], glyph: Box) -> bool:
@@ -53,19 +65,14 @@ def _joins(line: list[Box], glyph: Box) -> bool:
     overlap = min(bottom, glyph[3]) - max(top, glyph[1])
     if overlap < 0.5 * min(bottom - top, glyph[3] - glyph[1]):
         return False
-    right = max(b[2] for b in line)
-    return -0.2 * height <= glyph[0] - right <= 0.6 * height
+    # Sorted by x0, so only the gap to the line's right edge matters (kerning may overlap).
+    return glyph[0] - max(b[2] for b in line) <= 0.6 * height
 
 
 def glyph_lines(drawings: Iterable[Drawing], clip: Box) -> list[Fragment]:
     """Cluster glyph paths inside ``clip`` into line fragments (text still unread)."""
-    glyphs = [
-        d.rect
-        for d in drawings
-        if is_glyph(d)
-        and clip[0] <= (d.rect[0] + d.rect[2]) / 2 <= clip[2]
-        and clip[1] <= (d.rect[1] + d.rect[3]) / 2 <= clip[3]
-    ]
+    inside = [d for d in drawings if center_in(d.rect, clip)]
+    glyphs = [d.rect for d in inside if is_glyph(d)]
     lines: list[list[Box]] = []
     for glyph in sorted(glyphs, key=lambda b: b[0]):
         for line in lines:
@@ -74,29 +81,54 @@ def glyph_lines(drawings: Iterable[Drawing], clip: Box) -> list[Fragment]:
                 break
         else:
             lines.append([glyph])
-    fragments = []
-    for line in lines:
-        box = (
-            min(b[0] for b in line),
-            min(b[1] for b in line),
-            max(b[2] for b in line),
-            max(b[3] for b in line),
-        )
-        size = (box[3] - box[1]) / CAP_RATIO if len(line) > 1 else (box[3] - box[1])
-        fragments.append(Fragment(text="", bbox=box, size=size, kind="outline", parts=line))
-    return fragments
+    lines = _plausible(lines)
+    for speck in (d.rect for d in inside if _speck(d)):
+        for line in lines:
+            x0, y0, x1, y1 = union(line)
+            reach = 0.6 * (y1 - y0)  # a trailing hyphen or full stop sits past the last glyph
+            if center_in(speck, (x0 - reach, y0, x1 + reach, y1)):
+                line.append(speck)
+                break
+    return [_fragment(line) for line in lines]
 
 
-def erase_outlines(page: pymupdf.Page, glyph_boxes: Iterable[Box]) -> int:
-    """Delete the glyph paths fully covered by their (slightly grown) boxes; returns the count."""
-    count = 0
-    for box in glyph_boxes:
-        page.add_redact_annot(pymupdf.Rect(box) + (-0.3, -0.3, 0.3, 0.3), fill=False, cross_out=False)
-        count += 1
-    if count:
-        page.apply_redactions(
+def _plausible(lines: list[list[Box]]) -> list[list[Box]]:
+    """Drop lone dark specks unless the figure has lettering of their height (a marker)."""
+    words = [line for line in lines if len(line) > 1]
+    if not words:
+        return []
+    heights = sorted(max(b[3] for b in w) - min(b[1] for b in w) for w in words)
+    typical = heights[len(heights) // 2]
+    return [
+        line
+        for line in lines
+        if len(line) > 1 or 0.5 * typical <= line[0][3] - line[0][1] <= 1.3 * typical
+    ]
+
+
+def _fragment(line: list[Box]) -> Fragment:
+    box = union(line)
+    size = (box[3] - box[1]) / CAP_RATIO
+    return Fragment(text="", bbox=box, size=size, kind="outline", parts=[box])
+
+
+def erase_outlines(page: pymupdf.Page, line_boxes: Iterable[Box]) -> int:
+    """Delete the paths fully covered by the (slightly grown) line boxes; returns the count.
+
+    Measured on PyMuPDF 2.0: where redaction rects overlap, paths in the overlap
+    are often *not* removed (many per-glyph rects left a third of the glyphs;
+    two tight label lines left the first line's descenders). So the rects are
+    per line, grown by a point (coverage is tested against the path's control
+    points, which poke out of bowls like "a"), and overlapping ones are merged.
+    """
+    rects = merge_overlapping(grown(b, 1.0) for b in line_boxes)
+    for rect in rects:
+        page.add_redact_annot(pymupdf.Rect(rect), fill=False, cross_out=False)
+    if rects:
+        redact.apply(
+            page,
             images=pymupdf.PDF_REDACT_IMAGE_NONE,
             graphics=pymupdf.PDF_REDACT_LINE_ART_REMOVE_IF_COVERED,
             text=pymupdf.PDF_REDACT_TEXT_NONE,
         )
-    return count
+    return len(rects)

@@ -12,38 +12,29 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-import cv2
 import numpy as np
 import pymupdf
 
 from labeler.erase.outlines import erase_outlines, glyph_lines
 from labeler.erase.raster_path import (
+    Hit,
     PixelBox,
     Raster,
+    hits_in,
+    name_outline_lines,
     ocr_fragments,
-    read_outline_text,
-    read_region,
+    read_all,
 )
-from labeler.erase.result import EraseResult, HarvestedLabel
+from labeler.erase.result import EraseResult, HarvestedLabel, Image
 from labeler.erase.vector_text import erase_vector_text
 from labeler.harvest import Fragment, LabelGroup, LeaderIndex, fragments_from_spans, group_labels
+from labeler.harvest.anchors import Leader
 from labeler.harvest.group import join_lines
-from labeler.pdf.content import Box, Drawing, TextSpan
+from labeler.pdf.content import Drawing, TextSpan
 from labeler.pdf.document import render_pixmap
+from labeler.pdf.geometry import Box, first_containing, grown, merge_overlapping
 
 METHOD_NAMES = {"vector": "vector-text", "outline": "outline", "ocr": "ocr"}
-
-
-def _center_in(box: Box, areas: Sequence[Box]) -> Box | None:
-    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
-    return next((a for a in areas if a[0] <= cx <= a[2] and a[1] <= cy <= a[3]), None)
-
-
-def _png(rgb: np.ndarray) -> bytes:
-    ok, data = cv2.imencode(".png", cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR))
-    if not ok:
-        raise RuntimeError("PNG encoding failed")
-    return data.tobytes()
 
 
 @dataclass
@@ -60,11 +51,18 @@ class Figure:
     kept: list[str] = field(default_factory=list)
     answer: pymupdf.Pixmap | None = None
     raster: Raster | None = None
+    hits: list[Hit] | None = None
 
     def _raster(self) -> Raster:
         if self.raster is None:
             self.raster = Raster.from_pixmap(self.answer, self.dpi)
         return self.raster
+
+    def _hits(self) -> list[Hit]:
+        """OCR of the original clip render, done at most once and only when needed."""
+        if self.hits is None:
+            self.hits = read_all(self._raster())
+        return self.hits
 
     def harvest(self, keep: Sequence[Box], extra: Sequence[Box], removed: Sequence[Box]) -> None:
         """Find every label in the clip and decide what is erased, kept or keyed."""
@@ -72,42 +70,61 @@ class Figure:
         clip = tuple(self.area)
         leaders = LeaderIndex(self.drawings)
         fragments = fragments_from_spans([s for s in self.spans if s.plausible])
-        for line in glyph_lines(self.drawings, clip):
-            line.text = read_outline_text(self._raster(), line)
-            if line.text:
-                fragments.append(line)
+        outline = glyph_lines(self.drawings, clip)
+        if outline:
+            fragments += name_outline_lines(self._raster(), self._hits(), outline)
         regions = list(self.images) + [s.bbox for s in self.spans if not s.plausible]
         if regions:
-            taken = [f.bbox for f in fragments]
             raster = self._raster()
-            fragments += [
-                f
-                for f in ocr_fragments(raster, [raster.to_pixels(r) for r in regions])
-                if _center_in(f.bbox, taken) is None
+            taken = [raster.to_pixels(f.bbox) for f in fragments]
+            pixels = [raster.to_pixels(r) for r in regions]
+            hits = [
+                h
+                for h in self._hits()
+                if first_containing(h[1], pixels) and first_containing(h[1], taken) is None
             ]
+            fragments += self._with_raster_leaders(ocr_fragments(raster, hits))
         loose = []
         forced: dict[Box, list[Fragment]] = {box: [] for box in extra}
         for fragment in fragments:
-            if _center_in(fragment.bbox, keep):
+            if first_containing(fragment.bbox, keep):
                 self.kept.append(fragment.text)
-            elif (box := _center_in(fragment.bbox, extra)) is not None:
+            elif (box := first_containing(fragment.bbox, extra)) is not None:
                 forced[box].append(fragment)
             else:
                 loose.append(fragment)
-        groups = group_labels(loose, leaders)
-        for box, lines in forced.items():
-            groups.append(self._forced_group(box, lines or self._read_box(box), leaders))
-        for group in groups:
-            if group.excluded or _center_in(group.bbox, removed):
+        for group in group_labels(loose, leaders):
+            if group.excluded or first_containing(group.bbox, removed):
                 self.kept.append(group.text)
             else:
                 self.groups.append(group)
+        # the curator's own boxes are labels whatever the heuristics say
+        for box, lines in forced.items():
+            self.groups.append(self._forced_group(box, lines or self._read_box(box), leaders))
+        self.groups.sort(key=lambda g: (g.bbox[1], g.bbox[0]))
+
+    def _with_raster_leaders(self, lines: list[Fragment]) -> list[Fragment]:
+        """Mark each OCR line whose own leader line starts at it (found in the pixels).
+
+        The grouper then keeps two tightly stacked labels apart when each has a
+        leader, exactly as it does with vector leaders.
+        """
+        if not lines:
+            return lines
+        from labeler.erase.raster import find_raster_anchors
+
+        raster = self._raster()
+        found = find_raster_anchors(raster.rgb, [raster.to_pixels(f.bbox) for f in lines])
+        for index, (line, end) in enumerate(zip(lines, found, strict=True)):
+            if end is not None:
+                line.leader = Leader(ident=-1 - index, points=(raster.point(end),))
+        return lines
 
     def _read_box(self, box: Box) -> list[Fragment]:
         """A curator's box over text we did not find: OCR it and erase it as raster."""
         raster = self._raster()
         pixels = raster.to_pixels(box)
-        text = " ".join(t for t, _ in sorted(read_region(raster, pixels), key=lambda h: h[1][1]))
+        text = " ".join(t for t, _ in hits_in(self._hits(), pixels))
         return [Fragment(text=text, bbox=box, size=box[3] - box[1], kind="ocr", parts=[pixels])]
 
     @staticmethod
@@ -131,18 +148,15 @@ class Figure:
                 parts[line.kind].extend(line.parts)
         erase_vector_text(wpage, parts["vector"])
         erase_outlines(wpage, parts["outline"])
-        question = render_pixmap(wpage, self.dpi, self.area)
+        # redaction changes nothing outside the erased lines' boxes (+1 pt for outlines)
+        changed = [grown(line.bbox, 1.5) for g in erased for line in g.lines if line.kind != "ocr"]
+        rgb = self._render_question(wpage, changed)
         anchors = self._raster_anchors([g for g in erased if g.kind == "ocr"])
-        question_pdf = pymupdf.open()
-        qpage = question_pdf.new_page(width=self.area.width, height=self.area.height)
-        qpage.show_pdf_page(qpage.rect, work, 0, clip=self.area)
+        # The question PDF is the erased page cropped to the clip: still all vector.
+        wpage.set_cropbox(self.area)
         if parts["ocr"]:
-            qraster = Raster.from_pixmap(question, self.dpi)
-            rgb = _erase_pixels(qraster.rgb, parts["ocr"])
-            question_png = _png(rgb)
-            self._patch_pdf(qpage, qraster, rgb, parts["ocr"])
-        else:
-            question_png = question.tobytes("png")
+            rgb = _erase_pixels(rgb, parts["ocr"])
+            self._patch_pdf(wpage, rgb, parts["ocr"])
         labels = [
             HarvestedLabel(
                 text="" if g.marker else g.text,
@@ -155,9 +169,9 @@ class Figure:
         ]
         kinds = [k for k in ("vector", "outline", "ocr") if parts[k]]
         return EraseResult(
-            question_png=question_png,
-            answer_png=self.answer.tobytes("png"),
-            question_pdf=question_pdf.tobytes(garbage=1, deflate=True),
+            question=Image(rgb),
+            answer=Image(self.answer),
+            question_document=work,
             labels=labels,
             method="+".join(METHOD_NAMES[k] for k in kinds) or "none",
             clip=tuple(self.area),
@@ -165,9 +179,43 @@ class Figure:
             kept=[t for t in self.kept if t],
         )
 
+    def _render_question(self, wpage: pymupdf.Page, changed: Sequence[Box]) -> np.ndarray:
+        """The erased clip's pixels: the answer render with the changed regions re-rendered.
+
+        Redaction only alters pixels inside the erased labels' boxes, and both
+        renders share one device pixel grid (same zoom), so re-rendering just
+        those regions gives exactly the full render at a fraction of its cost.
+        """
+        rgb = self._raster().rgb.copy()
+        regions = [pymupdf.Rect(r) & self.area for r in merge_overlapping(changed)]
+        regions = [r for r in regions if not r.is_empty]
+        if sum(r.width * r.height for r in regions) > 0.5 * self.area.width * self.area.height:
+            regions = [self.area]
+        ox, oy = self.answer.x, self.answer.y
+        raster = self._raster()
+        if not regions:
+            return rgb
+        display = wpage.get_displaylist()  # built once, rendered once per region
+        zoom = pymupdf.Matrix(self.dpi / 72, self.dpi / 72)
+        for region in regions:
+            # Render a margin around the region and keep only its inside: MuPDF's
+            # anti-aliasing of strokes differs slightly right at a clip edge.
+            margin = pymupdf.Rect(grown(region, 3)) & self.area
+            pix = display.get_pixmap(
+                matrix=zoom, colorspace=pymupdf.csRGB, alpha=False, clip=margin
+            )
+            patch = Raster.from_pixmap(pix, self.dpi).rgb
+            x0, y0, x1, y1 = raster.to_pixels(tuple(region))
+            px, py = x0 + ox - pix.x, y0 + oy - pix.y
+            rgb[y0:y1, x0:x1] = patch[py : py + y1 - y0, px : px + x1 - x0]
+        return rgb
+
     def _raster_anchors(self, groups: list[LabelGroup]) -> dict[int, tuple[float, float]]:
-        """Leader anchors of OCR labels, found in the original render's line pixels."""
-        if not groups:
+        """Leader anchors of OCR labels still without one, from the original render's pixels.
+
+        All OCR label boxes are passed, so a leader is matched to its nearest label.
+        """
+        if all(g.anchor is not None for g in groups):
             return {}
         from labeler.erase.raster import find_raster_anchors
 
@@ -176,21 +224,25 @@ class Figure:
         found = find_raster_anchors(raster.rgb, boxes)
         return {id(g): raster.point(p) for g, p in zip(groups, found, strict=True) if p is not None}
 
-    def _patch_pdf(
-        self, qpage: pymupdf.Page, raster: Raster, rgb: np.ndarray, boxes: Sequence[PixelBox]
-    ) -> None:
-        """Lay the erased pixels of each raster label over the vector question page."""
+    def _patch_pdf(self, wpage: pymupdf.Page, rgb: np.ndarray, boxes: Sequence[PixelBox]) -> None:
+        """Lay the erased pixels of each raster label over the (cropped) question page."""
+        raster = self._raster()
         for box in boxes:
             x0, y0, x1, y1 = _grow(box, 3, rgb.shape)
             if x1 <= x0 or y1 <= y0:
                 continue
             pts = raster.to_points((x0, y0, x1, y1))
             rect = pymupdf.Rect(pts) - (self.area.x0, self.area.y0, self.area.x0, self.area.y0)
-            qpage.insert_image(rect, stream=_png(np.ascontiguousarray(rgb[y0:y1, x0:x1])))
+            wpage.insert_image(rect, stream=Image(np.ascontiguousarray(rgb[y0:y1, x0:x1])).png)
 
 
 def _grow(box: PixelBox, pad: int, shape: tuple[int, ...]) -> PixelBox:
-    return (max(box[0] - pad, 0), max(box[1] - pad, 0), min(box[2] + pad, shape[1]), min(box[3] + pad, shape[0]))
+    return (
+        max(box[0] - pad, 0),
+        max(box[1] - pad, 0),
+        min(box[2] + pad, shape[1]),
+        min(box[3] + pad, shape[0]),
+    )
 
 
 def _erase_pixels(rgb: np.ndarray, boxes: Sequence[PixelBox]) -> np.ndarray:

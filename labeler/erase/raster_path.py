@@ -14,7 +14,7 @@ import numpy as np
 import pymupdf
 
 from labeler.harvest.fragments import Fragment, merge_on_lines
-from labeler.pdf.content import Box
+from labeler.pdf.geometry import Box, center_in
 
 PixelBox = tuple[int, int, int, int]
 
@@ -26,11 +26,12 @@ class Raster:
     rgb: np.ndarray
     origin: tuple[int, int]  # pixmap x, y in zoomed page space
     zoom: float
+    pixmap: pymupdf.Pixmap | None = None  # owns the memory ``rgb`` views (no copy)
 
     @classmethod
     def from_pixmap(cls, pix: pymupdf.Pixmap, dpi: int) -> Raster:
-        rgb = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, pix.n)
-        return cls(rgb[:, :, :3], (pix.x, pix.y), dpi / 72.0)
+        rgb = np.frombuffer(pix.samples_mv, dtype=np.uint8).reshape(pix.height, pix.width, pix.n)
+        return cls(rgb[:, :, :3], (pix.x, pix.y), dpi / 72.0, pix)
 
     def to_points(self, box: Sequence[float]) -> Box:
         x0, y0, x1, y1 = box
@@ -49,47 +50,68 @@ class Raster:
         return (x0, y0, x1, y1)
 
     def point(self, xy: Sequence[float]) -> tuple[float, float]:
-        return (round((xy[0] + self.origin[0]) / self.zoom, 2), round((xy[1] + self.origin[1]) / self.zoom, 2))
-
-    def crop(self, box: PixelBox, pad: int) -> tuple[np.ndarray, tuple[int, int]]:
-        """The pixels of ``box`` with ``pad`` white pixels around (OCR reads edges badly)."""
-        x0, y0, x1, y1 = box
-        patch = self.rgb[y0:y1, x0:x1]
-        out = np.full((patch.shape[0] + 2 * pad, patch.shape[1] + 2 * pad, 3), 255, np.uint8)
-        out[pad : pad + patch.shape[0], pad : pad + patch.shape[1]] = patch
-        return out, (x0 - pad, y0 - pad)
+        return (
+            round((xy[0] + self.origin[0]) / self.zoom, 2),
+            round((xy[1] + self.origin[1]) / self.zoom, 2),
+        )
 
 
-def read_region(raster: Raster, box: PixelBox) -> list[tuple[str, PixelBox]]:
-    """OCR the pixels in ``box``; (text, pixel box in clip pixels) per line read."""
+Hit = tuple[str, PixelBox]
+
+
+def read_all(raster: Raster) -> list[Hit]:
+    """OCR the whole rendered clip once: (text, pixel box) per line read.
+
+    One pass over the clip is both faster and more accurate than OCR of many
+    small crops (the detector upsamples every crop to its working size).
+    """
     from labeler.erase.ocr import read_text
 
-    if box[2] - box[0] < 4 or box[3] - box[1] < 4:
-        return []
-    patch, (dx, dy) = raster.crop(box, pad=8)
     found = []
-    for hit in read_text(patch):
+    for hit in read_text(np.ascontiguousarray(raster.rgb)):
         text = " ".join(str(hit.text).split())
-        if not text:
-            continue
-        x0, y0, x1, y1 = (int(round(v)) for v in hit.bbox)
-        found.append((text, (x0 + dx, y0 + dy, x1 + dx, y1 + dy)))
+        if text:
+            found.append((text, tuple(round(float(v)) for v in hit.bbox)))
     return found
 
 
-def ocr_fragments(raster: Raster, regions_px: Sequence[PixelBox]) -> list[Fragment]:
-    """Line fragments for the text OCR finds in raster regions of the clip."""
+def hits_in(hits: Sequence[Hit], box: PixelBox) -> list[Hit]:
+    """The hits whose centre lies in ``box``, in reading order."""
+    return sorted((h for h in hits if center_in(h[1], box)), key=lambda h: (h[1][1], h[1][0]))
+
+
+def ocr_fragments(raster: Raster, hits: Sequence[Hit]) -> list[Fragment]:
+    """Line fragments for OCR hits (boxes converted to page points)."""
     pieces = []
-    for region in regions_px:
-        for text, box in read_region(raster, region):
-            bbox = raster.to_points(box)
-            pieces.append(
-                Fragment(text=text, bbox=bbox, size=(bbox[3] - bbox[1]) / 1.2, kind="ocr", parts=[box])
-            )
+    for text, box in hits:
+        bbox = raster.to_points(box)
+        pieces.append(
+            Fragment(text=text, bbox=bbox, size=(bbox[3] - bbox[1]) / 1.2, kind="ocr", parts=[box])
+        )
     return merge_on_lines(pieces)
 
 
-def read_outline_text(raster: Raster, fragment: Fragment) -> str:
-    """The text of an outline-glyph line, read by OCR from the original render."""
-    hits = read_region(raster, raster.to_pixels(fragment.bbox))
-    return " ".join(text for text, box in sorted(hits, key=lambda h: h[1][0]))
+def name_outline_lines(
+    raster: Raster, hits: Sequence[Hit], lines: Sequence[Fragment]
+) -> list[Fragment]:
+    """Give each outline-glyph line the OCR text read over it; drop lines OCR cannot read.
+
+    Each hit goes to the line it overlaps most, so a hit is never used twice.
+    """
+    texts: dict[int, list[Hit]] = {}
+    for hit in hits:
+        best, best_area = None, 0.0
+        for index, line in enumerate(lines):
+            x0, y0, x1, y1 = raster.to_pixels(line.bbox)
+            hx0, hy0, hx1, hy1 = hit[1]
+            area = max(0, min(x1, hx1) - max(x0, hx0)) * max(0, min(y1, hy1) - max(y0, hy0))
+            if area > best_area:
+                best, best_area = index, area
+        if best is not None:
+            texts.setdefault(best, []).append(hit)
+    named = []
+    for index, line in enumerate(lines):
+        if index in texts:
+            line.text = " ".join(t for t, _ in sorted(texts[index], key=lambda h: h[1][0]))
+            named.append(line)
+    return named

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 
-from labeler.pdf.content import Box, Point
+import numpy as np
+import pymupdf
+
+from labeler.pdf.geometry import Box, Point
 
 
 @dataclass(frozen=True)
@@ -31,15 +35,65 @@ class HarvestedLabel:
         return data
 
 
+class Image:
+    """A rendered RGB image whose PNG bytes are encoded on first use.
+
+    PNG encoding costs several times the render itself, and a caller that only
+    looks at the pixels (the GUI, a check) never needs it.
+    """
+
+    def __init__(self, source: pymupdf.Pixmap | np.ndarray) -> None:
+        self._source = source
+
+    @property
+    def rgb(self) -> np.ndarray:
+        """H×W×3 uint8 RGB pixels."""
+        if isinstance(self._source, np.ndarray):
+            return self._source
+        pix = self._source
+        return np.frombuffer(pix.samples, np.uint8).reshape(pix.height, pix.width, pix.n)[:, :, :3]
+
+    @cached_property
+    def png(self) -> bytes:
+        if isinstance(self._source, np.ndarray):
+            import cv2
+
+            ok, data = cv2.imencode(".png", cv2.cvtColor(self._source, cv2.COLOR_RGB2BGR))
+            if not ok:
+                raise RuntimeError("PNG encoding failed")
+            return data.tobytes()
+        return self._source.tobytes("png")
+
+
 @dataclass(frozen=True)
 class EraseResult:
-    """The outcome of :func:`labeler.erase.erase_figure` for one clip."""
+    """The outcome of :func:`labeler.erase.erase_figure` for one clip.
 
-    question_png: bytes
-    answer_png: bytes
-    question_pdf: bytes
+    ``question_png``/``answer_png``/``question_pdf`` are bytes, encoded on
+    first access (encoding costs more than erasing and rendering together);
+    ``question``/``answer`` give the same images as pixels.
+    """
+
+    question: Image
+    answer: Image
+    question_document: pymupdf.Document  # one page, cropped to the clip
     labels: list[HarvestedLabel]
     method: str
     clip: Box
     dpi: int
-    kept: list[str] = field(default_factory=list)  # text left on the image (captions, markers, keep)
+    kept: list[str] = field(default_factory=list)  # text left printed: captions, panels, keep
+
+    @cached_property
+    def question_pdf(self) -> bytes:
+        """The erased clip as a one-page vector PDF (serialised on first access)."""
+        return self.question_document.tobytes(garbage=1, deflate=True)
+
+    @property
+    def question_png(self) -> bytes:
+        """The erased clip on white, as PNG."""
+        return self.question.png
+
+    @property
+    def answer_png(self) -> bytes:
+        """The original clip on white, as PNG."""
+        return self.answer.png

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 
 import pymupdf
 
+from labeler.erase import redact
 from labeler.pdf.content import Char, TextSpan
 
 BAND = 0.1  # × font size: thickness of the redaction band through a line
@@ -27,7 +28,7 @@ def _mid(char: Char) -> tuple[float, float]:
 
 def redaction_rects(span: TextSpan, chars: Sequence[Char]) -> list[pymupdf.Rect]:
     """Thin rects that touch exactly ``chars`` of ``span`` and nothing on other lines."""
-    glyphs = [c for c in chars if c.c.strip()]
+    glyphs = list(chars)
     if not glyphs:
         return []
     half = max(BAND * span.size, 0.2) / 2
@@ -54,7 +55,8 @@ def erase_vector_text(page: pymupdf.Page, parts: Iterable[tuple[TextSpan, Sequen
             page.add_redact_annot(rect, fill=False, cross_out=False)
             count += 1
     if count:
-        page.apply_redactions(
+        redact.apply(
+            page,
             images=pymupdf.PDF_REDACT_IMAGE_NONE,
             graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
             text=pymupdf.PDF_REDACT_TEXT_REMOVE,

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from labeler.harvest.fragments import distance_to_box
-from labeler.pdf.content import Box, Drawing, Point
+from labeler.pdf.content import Drawing
+from labeler.pdf.geometry import Box, Point, center, distance_to_box, union
 
 MAX_LEADER_WIDTH = 4.0
 MAX_LEADER_ITEMS = 8
@@ -28,6 +28,10 @@ class Leader:
     ident: int
     points: tuple[Point, ...]
 
+    @property
+    def bounds(self) -> Box:
+        return union((x, y, x, y) for x, y in self.points)
+
 
 def _segments(drawing: Drawing) -> list[tuple[Point, Point]] | None:
     if drawing.filled or not drawing.stroked or drawing.width > MAX_LEADER_WIDTH:
@@ -38,7 +42,7 @@ def _segments(drawing: Drawing) -> list[tuple[Point, Point]] | None:
     for item in drawing.items:
         if item[0] != "l":
             return None
-        segs.append(((item[1].x, item[1].y), (item[2].x, item[2].y)))
+        segs.append((tuple(item[1]), tuple(item[2])))
     return segs
 
 
@@ -70,11 +74,16 @@ class LeaderIndex:
         for index, seg in enumerate(segments):
             groups.setdefault(find(index), []).extend(seg)
         self.leaders = [Leader(ident, tuple(points)) for ident, points in groups.items()]
+        self.bounded = [(leader, leader.bounds) for leader in self.leaders]
 
     def leader_at(self, box: Box, margin: float) -> Leader | None:
         """The leader with an endpoint within ``margin`` of ``box`` that reaches away from it."""
         best: tuple[float, Leader] | None = None
-        for leader in self.leaders:
+        for leader, bounds in self.bounded:
+            if distance_to_box(center(box), bounds) > margin + max(
+                box[2] - box[0], box[3] - box[1]
+            ):
+                continue  # far away: skip the per-point distances
             near = min(distance_to_box(p, box) for p in leader.points)
             far = max(distance_to_box(p, box) for p in leader.points)
             if near <= margin and far > margin and (best is None or near < best[0]):

@@ -8,11 +8,12 @@ whatever the eraser later needs (characters, glyph paths, pixel boxes).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from labeler.pdf.content import Box, Point, TextSpan
+from labeler.harvest.anchors import Leader
+from labeler.pdf.content import TextSpan
+from labeler.pdf.geometry import Box, Point, union
 
 HORIZONTAL: Point = (1.0, 0.0)
 
@@ -27,6 +28,7 @@ class Fragment:
     kind: str  # "vector" | "outline" | "ocr"
     direction: Point = HORIZONTAL
     parts: list = field(default_factory=list)
+    leader: Leader | None = None  # set when found in pixels (raster leaders)
 
     @property
     def down(self) -> Point:
@@ -39,15 +41,6 @@ class Fragment:
         x0, y0, x1, y1 = self.bbox
         values = [x * axis[0] + y * axis[1] for x, y in ((x0, y0), (x1, y0), (x0, y1), (x1, y1))]
         return min(values), max(values)
-
-
-def _union(boxes: Sequence[Box]) -> Box:
-    return (
-        min(b[0] for b in boxes),
-        min(b[1] for b in boxes),
-        max(b[2] for b in boxes),
-        max(b[3] for b in boxes),
-    )
 
 
 def fragments_from_spans(spans: Sequence[TextSpan]) -> list[Fragment]:
@@ -76,17 +69,24 @@ def fragments_from_spans(spans: Sequence[TextSpan]) -> list[Fragment]:
 
 def _along(box: Box, direction: Point) -> tuple[float, float]:
     x0, y0, x1, y1 = box
-    values = [x * direction[0] + y * direction[1] for x, y in ((x0, y0), (x1, y0), (x0, y1), (x1, y1))]
+    values = [
+        x * direction[0] + y * direction[1] for x, y in ((x0, y0), (x1, y0), (x0, y1), (x1, y1))
+    ]
     return min(values), max(values)
 
 
 def _piece(chars: list, span: TextSpan) -> Fragment:
     first = span.chars.index(chars[0])
     last = span.chars.index(chars[-1])
-    kept = span.chars[first : last + 1]  # keep inner spaces for the text
+    # Take the spaces around the piece along, so no stray blank is left behind.
+    while first > 0 and not span.chars[first - 1].c.strip():
+        first -= 1
+    while last + 1 < len(span.chars) and not span.chars[last + 1].c.strip():
+        last += 1
+    kept = span.chars[first : last + 1]
     return Fragment(
         text="".join(c.c for c in kept).strip(),
-        bbox=_union([c.bbox for c in chars]),
+        bbox=union([c.bbox for c in chars]),
         size=span.size,
         kind="vector",
         direction=span.direction,
@@ -114,17 +114,10 @@ def merge_on_lines(pieces: Sequence[Fragment]) -> list[Fragment]:
             gap = piece.extent(line.direction)[0] - line.extent(line.direction)[1]
             if -0.3 * size <= gap <= 0.6 * size:
                 line.text = f"{line.text} {piece.text}"
-                line.bbox = _union([line.bbox, piece.bbox])
+                line.bbox = union([line.bbox, piece.bbox])
                 line.size = size
                 line.parts.extend(piece.parts)
                 break
         else:
             merged.append(piece)
     return merged
-
-
-def distance_to_box(point: Point, box: Box) -> float:
-    """Euclidean distance from ``point`` to ``box`` (0 inside)."""
-    dx = max(box[0] - point[0], 0.0, point[0] - box[2])
-    dy = max(box[1] - point[1], 0.0, point[1] - box[3])
-    return math.hypot(dx, dy)

@@ -4,8 +4,9 @@ pymupdf's text blocks are layout guesses and often put two labels in one block,
 so labels are rebuilt from lines: a line joins the label above it when it is the
 same size and direction, sits right under it (gap under half a line), is
 aligned with it (left, right or centre) and does not have a leader line of its
-own pointing elsewhere. Hyphenated line breaks are repaired; a gloss line such
-as "(membrane covering bone)" simply joins its label. Markers, captions and
+own pointing elsewhere (a vector path, or for OCR lines one found in pixels).
+Hyphenated line breaks are repaired; a gloss line such as "(membrane covering
+bone)" simply joins its label. Markers, captions and
 panel letters never join anything.
 """
 
@@ -89,12 +90,16 @@ def _continues(group: LabelGroup, line: Fragment, leader: Leader | None) -> bool
     return not (group.leader and leader and group.leader.ident != leader.ident)
 
 
-def group_labels(fragments: Sequence[Fragment], leaders: LeaderIndex | None = None) -> list[LabelGroup]:
+def group_labels(
+    fragments: Sequence[Fragment], leaders: LeaderIndex | None = None
+) -> list[LabelGroup]:
     """Label groups in reading order (top to bottom, left to right)."""
     ordered = sorted(fragments, key=lambda f: (f.bbox[1], f.bbox[0]))
     groups: list[LabelGroup] = []
     for line in ordered:
-        leader = leaders.leader_at(line.bbox, LEADER_MARGIN * line.size) if leaders else None
+        leader = line.leader
+        if leader is None and leaders is not None:
+            leader = leaders.leader_at(line.bbox, LEADER_MARGIN * line.size)
         marker = marker_letter(line.text)
         excluded = None if marker else excluded_reason(line.text)
         target = None

@@ -30,7 +30,9 @@ def open_document(path: str | os.PathLike[str], password: str | None = None) -> 
     if not file.exists():
         raise DocumentError(f"{file}: no such file; check the path")
     if not file.is_file():
-        raise DocumentError(f"{file}: is a folder, not a document; pass a PDF, SVG, PNG or JPEG file")
+        raise DocumentError(
+            f"{file}: is a folder, not a document; pass a PDF, SVG, PNG or JPEG file"
+        )
     suffix = file.suffix.lower()
     if suffix in SVG_SUFFIXES | IMAGE_SUFFIXES:
         return _convert_to_pdf(file)
@@ -68,7 +70,9 @@ def _convert_to_pdf(file: Path) -> pymupdf.Document:
 def get_page(doc: pymupdf.Document, page: int) -> pymupdf.Page:
     """The 1-based ``page`` of ``doc``, or a DocumentError naming the valid range."""
     if not 1 <= page <= doc.page_count:
-        raise DocumentError(f"page {page} does not exist; the document has pages 1-{doc.page_count}")
+        raise DocumentError(
+            f"page {page} does not exist; the document has pages 1-{doc.page_count}"
+        )
     return doc[page - 1]
 
 
@@ -77,9 +81,7 @@ def page_sizes(doc: pymupdf.Document) -> list[tuple[float, float]]:
     return [(p.rect.width, p.rect.height) for p in doc]
 
 
-def render_pixmap(
-    page: pymupdf.Page, dpi: int, clip: pymupdf.Rect | None = None
-) -> pymupdf.Pixmap:
+def render_pixmap(page: pymupdf.Page, dpi: int, clip: pymupdf.Rect | None = None) -> pymupdf.Pixmap:
     """Render ``clip`` (whole page if None) on white, RGB without alpha."""
     return page.get_pixmap(dpi=dpi, clip=clip, alpha=False, colorspace=pymupdf.csRGB)
 

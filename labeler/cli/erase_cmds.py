@@ -1,0 +1,58 @@
+"""``labeler erase``: erase one figure's labels and write question/answer images and the key."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from labeler.errors import LabelerError
+
+
+def _clip(text: str) -> tuple[float, float, float, float]:
+    try:
+        values = tuple(float(v) for v in text.split(","))
+    except ValueError:
+        values = ()
+    if len(values) != 4 or values[0] >= values[2] or values[1] >= values[3]:
+        raise argparse.ArgumentTypeError(
+            f"clip must be X0,Y0,X1,Y1 in PDF points with X0<X1 and Y0<Y1, not {text!r}"
+        )
+    return values  # type: ignore[return-value]
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "erase",
+        help="erase the printed labels of a figure; write question/answer PNGs and labels.json",
+        description=(
+            "Erase every printed label in a figure (vector text, outlines or raster, chosen "
+            "per label) while keeping leader lines. Writes DIR/question.png, DIR/answer.png, "
+            "DIR/question.pdf and DIR/labels.json."
+        ),
+    )
+    parser.add_argument("--pdf", required=True, type=Path, help="PDF, SVG, PNG or JPEG file")
+    parser.add_argument("--page", required=True, type=int, help="page number, 1-based")
+    parser.add_argument("--clip", type=_clip, help="X0,Y0,X1,Y1 in PDF points (top-left origin)")
+    parser.add_argument("--out", required=True, type=Path, help="output folder")
+    parser.add_argument("--dpi", type=int, default=200, help="render resolution (default 200)")
+    parser.add_argument("--password", help="password of an encrypted PDF")
+    parser.set_defaults(func=run_erase)
+
+
+def run_erase(args: argparse.Namespace) -> int:
+    from labeler.atomic import write_bytes, write_text
+    from labeler.erase import erase_figure
+    from labeler.pdf.document import open_document
+
+    if args.out.exists() and not args.out.is_dir():
+        raise LabelerError(f"{args.out}: exists and is not a folder; choose another --out")
+    doc = open_document(args.pdf, password=args.password)
+    result = erase_figure(doc, args.page, clip=args.clip, dpi=args.dpi)
+    labels = [label.to_json() for label in result.labels]
+    write_bytes(args.out / "question.png", result.question_png)
+    write_bytes(args.out / "answer.png", result.answer_png)
+    write_bytes(args.out / "question.pdf", result.question_pdf)
+    write_text(args.out / "labels.json", json.dumps(labels, indent=2, ensure_ascii=False) + "\n")
+    print(f"{len(labels)} labels ({result.method}) -> {args.out}")
+    return 0

@@ -1,0 +1,22 @@
+"""Apply redaction annotations with every option explicit (shared by both vector paths).
+
+``Page.apply_redactions`` first walks every redaction annotation in Python to
+remember fill colours and overlay text, then asks MuPDF to redact, then draws
+those fills. Our annotations never have a fill or text (``fill=False``: a fill
+would paint over leader lines), so that walk is pure overhead — two thirds of
+the redaction time on a typical figure (measured on PyMuPDF 2.0). When the
+installed PyMuPDF exposes its MuPDF step (``Page._apply_redactions``) we call
+it directly; otherwise the public method does the same job, only slower.
+"""
+
+from __future__ import annotations
+
+import pymupdf
+
+
+def apply(page: pymupdf.Page, *, images: int, graphics: int, text: int) -> None:
+    """Redact ``page``'s redaction annotations (none of which has a fill or overlay text)."""
+    direct = getattr(page, "_apply_redactions", None)
+    if direct is not None and direct(text, images, graphics):
+        return
+    page.apply_redactions(images=images, graphics=graphics, text=text)

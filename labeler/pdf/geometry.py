@@ -1,0 +1,66 @@
+"""Box arithmetic shared by harvest, erasure and figure proposals.
+
+Boxes are ``(x0, y0, x1, y1)`` tuples, in points or pixels alike.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+
+Box = tuple[float, float, float, float]
+Point = tuple[float, float]
+
+
+def union(boxes: Iterable[Sequence[float]]) -> Box:
+    """The smallest box holding all ``boxes`` (at least one)."""
+    boxes = list(boxes)
+    return (
+        min(b[0] for b in boxes),
+        min(b[1] for b in boxes),
+        max(b[2] for b in boxes),
+        max(b[3] for b in boxes),
+    )
+
+
+def center(box: Sequence[float]) -> Point:
+    return ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+
+
+def center_in(box: Sequence[float], area: Sequence[float]) -> bool:
+    """True when the centre of ``box`` lies in ``area``: the rule for "this belongs there"."""
+    cx, cy = center(box)
+    return area[0] <= cx <= area[2] and area[1] <= cy <= area[3]
+
+
+def first_containing(box: Sequence[float], areas: Iterable[Sequence[float]]):
+    """The first of ``areas`` holding the centre of ``box``, or None."""
+    return next((a for a in areas if center_in(box, a)), None)
+
+
+def overlaps(a: Sequence[float], b: Sequence[float]) -> bool:
+    """True when the boxes share any point (touching counts)."""
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
+def grown(box: Sequence[float], by: float) -> Box:
+    return (box[0] - by, box[1] - by, box[2] + by, box[3] + by)
+
+
+def merge_overlapping(boxes: Iterable[Sequence[float]]) -> list[Box]:
+    """Replace every group of overlapping boxes by their union."""
+    merged: list[Box] = []
+    for box in boxes:
+        current = tuple(box)
+        while (other := next((m for m in merged if overlaps(m, current)), None)) is not None:
+            merged.remove(other)
+            current = union([current, other])
+        merged.append(current)
+    return merged
+
+
+def distance_to_box(point: Point, box: Sequence[float]) -> float:
+    """Euclidean distance from ``point`` to ``box`` (0 inside)."""
+    dx = max(box[0] - point[0], 0.0, point[0] - box[2])
+    dy = max(box[1] - point[1], 0.0, point[1] - box[3])
+    return math.hypot(dx, dy)

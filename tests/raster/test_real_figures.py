@@ -1,0 +1,107 @@
+"""The raster path on real OpenStax figures (labels burned into JPEGs).
+
+Read from the shared figures folder at test time; see its LICENSES.md (CC BY 4.0,
+OpenStax Anatomy and Physiology 2e). The known label lines below were read off the
+images by eye.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from labeler.erase.ocr import read_text
+from labeler.erase.raster import erase_raster_labels, find_raster_anchors
+
+FOLDER = Path("/work/shared/external-figures")
+
+KNOWN = {
+    "openstax-ap2e-2409_Tooth.jpg": [
+        "Enamel", "Crown", "Dentin", "Gingiva", "(gum)", "Neck", "Pulp cavity", "(contains",
+        "blood vessels", "and nerves)", "Cementum", "Periodontal", "Root", "ligament",
+        "Root canal", "Bone",
+    ],
+    "openstax-ap2e-1404_The_Structures_of_the_Ear.jpg": [
+        "Malleus", "Incus", "Stapes (attached to", "oval window)", "Vestibule", "Auricle",
+        "Vestibular nerve", "Cochlear nerve", "Round window", "Ear canal", "Cochlea",
+        "Eustachian tube", "Tympanic", "cavity", "membrane", "External ear", "Middle ear",
+        "Inner ear",
+    ],
+    "openstax-ap2e-0312_Animal_Cell_and_Components.jpg": [
+        "Mitochondria", "Intermediate", "filament", "Plasma", "membrane", "Ribosomes",
+        "Rough endoplasmic", "reticulum", "Microtubule", "Centrosome", "Nucleus", "Nucleolus",
+        "Microfilament", "Chromatin", "Lysosome", "Golgi", "apparatus", "Smooth endoplasmic",
+        "Secretory vesicle", "Golgi vesicle", "Peroxisome", "Cytoplasm", "Vacuole",
+    ],
+}  # fmt: skip
+
+# Where the tooth's leader lines end, measured by eye on the image (px).
+TOOTH_LINE_ENDS = {
+    "Enamel": (731, 30),
+    "Dentin": (754, 151),
+    "Root canal": (724, 749),
+    "Bone": (909, 871),
+    "Cementum": (812, 561),
+}
+
+pytestmark = pytest.mark.skipif(
+    not FOLDER.is_dir(), reason=f"the shared real figures folder {FOLDER} is not on this machine"
+)
+
+
+@cache
+def _load(name: str):
+    """The figure, its OCR boxes and its erasure (OCR is the slow part: done once)."""
+    rgb = np.asarray(Image.open(FOLDER / name).convert("RGB"))
+    boxes = read_text(rgb)
+    return name, rgb, boxes, erase_raster_labels(rgb, [b.bbox for b in boxes])
+
+
+@pytest.fixture(params=sorted(KNOWN))
+def case(request):
+    return _load(request.param)
+
+
+def _words(text: str) -> set[str]:
+    return {w.strip("()").lower() for w in text.split() if len(w.strip("()")) >= 4}
+
+
+def test_ocr_reads_the_known_labels(case):
+    name, _, boxes, _ = case
+    read = [b.text.lower() for b in boxes]
+    missing = [t for t in KNOWN[name] if t.lower() not in read]
+    assert len(missing) <= len(KNOWN[name]) // 10, missing
+
+
+def test_erased_figure_has_no_readable_labels(case):
+    name, rgb, boxes, erased = case
+    words = set().union(*(_words(t) for t in KNOWN[name]))
+    left = [b.text for b in read_text(erased) if words & _words(b.text)]
+    assert left == []
+    outside = np.ones(rgb.shape[:2], bool)
+    for x0, y0, x1, y1 in (b.bbox for b in boxes):
+        outside[y0:y1, x0:x1] = False
+    assert np.array_equal(erased[outside], rgb[outside])
+
+
+def test_leader_lines_stay_attached_to_their_labels(case):
+    """Anchors are found from the line pixels next to each box: erasure keeps them."""
+    _, rgb, boxes, erased = case
+    before = find_raster_anchors(rgb, [b.bbox for b in boxes])
+    after = find_raster_anchors(erased, [b.bbox for b in boxes])
+    assert sum(a is not None for a in before) >= len(boxes) // 2
+    assert after == before
+
+
+def test_tooth_anchors_land_on_the_line_ends():
+    _, rgb, boxes, _ = _load("openstax-ap2e-2409_Tooth.jpg")
+    found = find_raster_anchors(rgb, [b.bbox for b in boxes])
+    anchors = dict(zip([b.text for b in boxes], found, strict=True))
+    for text, (x, y) in TOOTH_LINE_ENDS.items():
+        found = anchors[text]
+        assert found is not None, text
+        assert np.hypot(found[0] - x, found[1] - y) <= 8, (text, found)
