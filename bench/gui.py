@@ -11,8 +11,8 @@ Builds a real project in a temp folder (200 items with keys and figures,
 - ``rescore``: a lexicon edit repainted (cache cleared, visible cells rescored);
 - ``next item``: one J keypress (figure, key and 36 answer columns).
 
-Page-render latency in the Curate viewer is measured by the ``gui`` branch's
-page viewer; it is reported here once that viewer is importable.
+- ``page render``: the Curate page viewer's latency from ``show_page`` to the
+  page on screen, as a ratio to a bare ``page.get_pixmap`` at the same dpi.
 
 Run: ``python bench/gui.py``.
 """
@@ -28,12 +28,12 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtWidgets import QApplication
 
-from tests.gui_review.factory import build_project  # noqa: E402
-from ui.review.cells import ReviewData  # noqa: E402
-from ui.review.view import ReviewView  # noqa: E402
-from ui.session import Session  # noqa: E402
+from tests.gui_review.factory import build_project
+from ui.review.cells import ReviewData
+from ui.review.view import ReviewView
+from ui.session import Session
 
 MODELS = [
     "google/gemini-3.1-pro-preview",
@@ -117,13 +117,57 @@ def main() -> None:
 
 
 def page_render() -> None:
-    """Page-render latency of the Curate viewer vs a bare pymupdf render, when available."""
-    try:
-        from ui.curate import page_viewer  # noqa: F401 - provided by the gui branch
-    except ImportError:
-        print("page render: the Curate page viewer (gui branch) is not merged here yet")
-        return
-    print("page render: see the gui branch's bench for the viewer's own numbers")
+    """Page-render latency in the Curate viewer as a ratio to a bare pymupdf render.
+
+    The viewer's latency is from ``show_page`` until the rendered page is on the
+    canvas (worker render, queued signal, scene update), with the viewer's own
+    thumbnail and proposal jobs competing as they do for a curator; the bare cost
+    is ``page.get_pixmap`` at the same resolution on an open document.
+    """
+    import pymupdf
+
+    from labeler.samples.book import write_sample_book
+    from ui.curate import documents
+    from ui.curate.page_viewer import PageViewer
+
+    app = QApplication.instance()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "book.pdf"
+        write_sample_book(path, repeat=4)
+        info = documents.describe(str(path))
+        viewer = PageViewer()
+        viewer.resize(1000, 760)
+        viewer.show()
+        canvas = viewer.canvas
+
+        def shown(page: int) -> float:
+            start = time.perf_counter()
+            viewer.show_page(page)
+            while not (canvas.page == page and canvas.rendered_dpi > 0):
+                app.processEvents()
+            return time.perf_counter() - start
+
+        viewer.set_document(info, 1)
+        while canvas.rendered_dpi == 0:
+            app.processEvents()
+        pages = list(range(2, len(info.page_sizes) + 1))
+        viewer_times = sorted(shown(p) for p in pages)
+        dpi = round(canvas.rendered_dpi)
+        with pymupdf.open(path) as doc:
+            bare_times = []
+            for p in pages:
+                start = time.perf_counter()
+                doc[p - 1].get_pixmap(dpi=dpi)
+                bare_times.append(time.perf_counter() - start)
+        bare_times.sort()
+        mid = len(pages) // 2
+        print(
+            f"page render in the viewer ({len(pages)} pages at {dpi} dpi): median "
+            f"{viewer_times[mid] * 1000:.1f} ms vs bare pymupdf {bare_times[mid] * 1000:.1f} ms "
+            f"= {viewer_times[mid] / bare_times[mid]:.2f}×"
+        )
+        viewer.deleteLater()
+        documents.forget(str(path))
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ scorer's own memo tables (name groups, prepared keys) survive between calls.
 from __future__ import annotations
 
 import functools
+import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -126,8 +127,9 @@ def key_names(entries: Iterable) -> tuple[str, ...]:
 
 def project_lexicon(project: Project, item_id: str | None = None) -> Lexicon:
     """The lexicon that scores ``item_id``: global rows plus that item's additions."""
+    base = _lexicon(tuple(project.lexicon.rows()))
     item_rows = () if item_id is None else tuple(project.lexicon.rows(item_id))
-    return _lexicon(tuple(project.lexicon.rows()), item_rows)
+    return _layered(base, item_rows) if item_rows else base
 
 
 def load_results(project: Project, item_ids: Iterable[str] | None = None) -> list[ScoredCell]:
@@ -138,8 +140,10 @@ def load_results(project: Project, item_ids: Iterable[str] | None = None) -> lis
     wanted = None if item_ids is None else set(item_ids)
     items = {i.id: i for i in project.items.list() if wanted is None or i.id in wanted}
     keys = project.items.keys()
-    global_rows = tuple(project.lexicon.rows())
-    item_rows = project.lexicon.item_rows()
+    names = {i: key_names(keys.get(i, ())) for i in items}
+    base = _lexicon(tuple(project.lexicon.rows()))
+    additions = project.lexicon.item_rows()
+    lexicons = {i: _layered(base, tuple(additions[i])) if i in additions else base for i in items}
     public = stored_public_ids(project)
     responses = project.responses.latest(item_ids=None if wanted is None else sorted(items))
     scored: list[tuple] = []
@@ -147,10 +151,9 @@ def load_results(project: Project, item_ids: Iterable[str] | None = None) -> lis
         item = items.get(r.item_id)
         if item is None:
             continue
-        names = key_names(keys.get(r.item_id, ()))
-        lexicon = _lexicon(global_rows, tuple(item_rows.get(r.item_id, ())))
         predicted = tuple(r.predicted_names)
-        scored.append((r, item, names, predicted, score_names(predicted, names, lexicon)))
+        score = _score(predicted, names[r.item_id], lexicons[r.item_id])
+        scored.append((r, item, names[r.item_id], predicted, score))
     flags = item_flags(
         (r.item_id, r.condition, s.f1) for r, *_, s in scored if r.status not in NO_ANSWER_STATUSES
     )
@@ -215,8 +218,34 @@ def _frame_value(value):
     return list(value) if isinstance(value, tuple) else value
 
 
-@functools.lru_cache(maxsize=512)
-def _lexicon(global_rows: tuple, item_rows: tuple) -> Lexicon:
-    """Lexicons keyed by their rows: identical rows reuse one object and its memo tables."""
-    base = Lexicon.from_rows(global_rows) if not item_rows else _lexicon(global_rows, ())
-    return base.with_rows(item_rows) if item_rows else base
+def _score(predicted: tuple[str, ...], names: tuple[str, ...], lexicon: Lexicon) -> NameScore:
+    """Scores memoised per lexicon object: reopening the matrix rescores only what changed.
+
+    A lexicon edit gives a new lexicon object (its rows changed), so stale scores
+    are never reused; the returned NameScore is shared and must not be mutated.
+    """
+    memo = _SCORES.get(lexicon)
+    if memo is None:
+        memo = _SCORES[lexicon] = {}
+    found = memo.get((predicted, names))
+    if found is None:
+        if len(memo) > MAX_MEMO:
+            memo.clear()
+        found = memo[(predicted, names)] = score_names(predicted, names, lexicon)
+    return found
+
+
+_SCORES: weakref.WeakKeyDictionary[Lexicon, dict[tuple, NameScore]] = weakref.WeakKeyDictionary()
+MAX_MEMO = 200_000
+
+
+@functools.lru_cache(maxsize=8)
+def _lexicon(global_rows: tuple) -> Lexicon:
+    """The global lexicon, keyed by its rows: unchanged rows reuse one object and its memos."""
+    return Lexicon.from_rows(global_rows)
+
+
+@functools.lru_cache(maxsize=1024)
+def _layered(base: Lexicon, item_rows: tuple) -> Lexicon:
+    """An item's lexicon, keyed by the base object (hashed by identity) and its own rows."""
+    return base.with_rows(item_rows)

@@ -168,8 +168,8 @@ distributed; only scores, predicted names and answer keys are released.
 
 {_schema_table(ITEM_FIELDS)}
 
-To re-score, load each item's `synonyms` as `key name = synonym` lexicon rows and its
-`distinct` lists as `key name ≠ name` rows.
+To re-score exactly, build each item's lexicon from its `lexicon` rows; `synonyms` and
+`distinct` list the same knowledge per key name, for reading.
 
 ### The four conditions
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from labeler.errors import ExportError
 from labeler.export.card import DEFAULT_LICENSE, CardInfo, render_card
-from labeler.export.ids import assign_public_ids
+from labeler.export.ids import assign_public_ids, stored_public_ids
 from labeler.export.items import item_rows
 from labeler.export.rows import Row, dump_jsonl, public_number, result_rows
 from labeler.export.schema import (
@@ -76,9 +76,9 @@ def export_project(
             f"nothing to export: the project has no {which}items that are not excluded"
         )
     with project.transaction():
-        before = project.db.execute("SELECT COUNT(*) FROM public_ids").fetchone()[0]
+        numbered = stored_public_ids(project)
         public = assign_public_ids(project, [i.id for i in items])
-        new_ids = project.db.execute("SELECT COUNT(*) FROM public_ids").fetchone()[0] - before
+        new_ids = len(public.keys() - numbered.keys())
         cells = load_results(project, list(public))
         answered = [c for c in cells if c.answered]
         results = result_rows(answered, public)
@@ -163,7 +163,10 @@ def _provenance(project: Project, items: list[Item], public: dict[str, str]) -> 
 def report_lines(report: ExportReport) -> list[str]:
     """Human-readable summary of an export."""
     lines = [f"exported {report.n_items} items, {report.n_rows} rows, {report.n_models} models"]
-    lines += [f"  {report.folder / name}  ({count})" for name, count in report.files.items()]
+    lines += [
+        f"  {report.folder / name}  ({count} {'bytes' if name == CARD_FILE else 'rows'})"
+        for name, count in report.files.items()
+    ]
     if report.new_ids:
         lines.append(f"  {report.new_ids} item(s) got new public IDs")
     if report.skipped_unanswered:

@@ -2,10 +2,12 @@
 
 Besides the key, each row lists, per key name, every lexicon name the scorer
 accepted as the same part (``synonyms``) and every name a ``distinct`` row kept
-apart from it (``distinct``). Loading those as per-item lexicon rows
-(``key name, synonym, same`` / ``key name, other, distinct``) reproduces the
-project's scores exactly, which is what makes a published export re-scorable
-and importable (:mod:`labeler.export.importer`).
+apart from it (``distinct``) — for people. For programs, ``lexicon`` holds the
+rows that bear on the item: every row of every synonym group that one of its
+key or predicted names falls in, and of every group a ``distinct`` row sets
+against those. Predicted names matter too: two answers in one group count once.
+Loaded as per-item rows, they reproduce every score exactly, which makes a
+published export re-scorable and importable (:mod:`labeler.export.importer`).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 
 from labeler.export.rows import Row, public_number
-from labeler.lexicon import Lexicon
+from labeler.lexicon import Lexicon, LexiconRow
 from labeler.prompts import CONDITIONS
 from labeler.results import ItemFlags, ScoredCell, key_names, project_lexicon
 from labeler.scoring import score_names
@@ -30,10 +32,19 @@ class LexiconTerms:
     def __init__(self, lexicon: Lexicon) -> None:
         self.index = lexicon.index
         self.by_group: dict[int, set[str]] = defaultdict(set)
+        self.rows_by_group: dict[int, set[LexiconRow]] = defaultdict(set)
         for row in lexicon.rows():
             for surface in (row.canonical, row.synonym):
                 for gid in self._groups(surface):
                     self.by_group[gid].add(surface)
+                    self.rows_by_group[gid].add(row)
+
+    def relevant_rows(self, names: Iterable[str]) -> list[list[str]]:
+        """Rows of the groups ``names`` fall in and of the groups vetoed against those."""
+        touched = {gid for name in names for gid in self._groups(name)}
+        groups = touched | {b for a, b in self.index.distinct if a in touched}
+        rows = {row for gid in groups for row in self.rows_by_group[gid]}
+        return sorted([r.canonical, r.synonym, r.relation] for r in rows)
 
     def synonyms(self, name: str) -> list[str]:
         """Other names in ``name``'s synonym group(s)."""
@@ -60,12 +71,16 @@ class LexiconTerms:
 
 
 def markers(entries: Sequence[KeyEntry]) -> dict[str, str | None] | None:
-    """Marker letter -> key name (``None`` if unnamed); ``None`` when the item has no markers."""
+    """Marker letter -> key name (``None`` if unnamed); ``None`` when the item has no markers.
+
+    Letters are sorted (A … Z, AA …) rather than kept in key order, so the
+    mapping reads naturally and does not depend on how the key was entered.
+    """
     found: dict[str, str | None] = {}
     for e in entries:
         if e.marker and e.marker not in found:
             found[e.marker] = e.name or None
-    return found or None
+    return {m: found[m] for m in sorted(found, key=lambda m: (len(m), m))} or None
 
 
 def mean_f1(cells: Iterable[ScoredCell]) -> dict[str, float | None]:
@@ -101,6 +116,7 @@ def item_row(
         "markers": markers(entries),
         "synonyms": {n: terms.synonyms(n) for n in names},
         "distinct": {n: terms.distinct(n) for n in names},
+        "lexicon": terms.relevant_rows([*names, *(p for c in cells for p in c.predicted_names)]),
         "unsolved_core": flags.unsolved_core,
         "recitable": flags.recitable,
         "mean_f1": mean_f1(cells),

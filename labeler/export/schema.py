@@ -63,6 +63,12 @@ ITEM_FIELDS: tuple[Field, ...] = (
         "Key name → names the scorer was told are a different part "
         "(they veto plural and fuzzy matches)",
     ),
+    Field(
+        "lexicon",
+        "list[[string, string, string]]",
+        "The lexicon rows `[canonical, synonym, relation]` (relation `same` or `distinct`) "
+        "that bear on this item's key and answers; enough to re-score every row exactly",
+    ),
     Field("unsolved_core", "bool", "True if no model solved this item"),
     Field("recitable", "bool", "True if ≥1 model scored F1 ≥ 0.5 with no image"),
     Field(

@@ -18,10 +18,13 @@ from typing import Any
 
 from labeler.errors import ExportError
 from labeler.export.schema import ITEM_FIELDS, PROVENANCE_FILE, RESULT_FIELDS, Field
+from labeler.lexicon import RELATIONS
 from labeler.prompts import CONDITIONS
 from labeler.store.records import PATTERNS, TIERS
 
 MAX_REPORTED = 10
+WRITING = "export not written"
+READING = "nothing imported"
 #: Private strings shorter than this are too generic to search for.
 MIN_SECRET_LEN = 4
 
@@ -63,13 +66,20 @@ CHECKS: dict[str, Callable[[Any], bool]] = {
     ),
     "map[string, list[string]]": _is_map(_is_names),
     "map[string, float64|null]": _is_map(lambda x: x is None or _is_float(x)),
+    "list[[string, string, string]]": lambda v: (
+        isinstance(v, list)
+        and all(
+            isinstance(r, list) and len(r) == 3 and _is_names(r) and r[2] in RELATIONS for r in v
+        )
+    ),
 }
 
 
 class _Problems:
     """Collects problems; raises one ExportError listing the first few."""
 
-    def __init__(self) -> None:
+    def __init__(self, context: str) -> None:
+        self.context = context
         self.found: list[str] = []
 
     def add(self, where: str, message: str) -> None:
@@ -81,7 +91,7 @@ class _Problems:
         shown = "; ".join(self.found[:MAX_REPORTED])
         more = len(self.found) - MAX_REPORTED
         suffix = f" (and {more} more)" if more > 0 else ""
-        raise ExportError(f"export not written, {len(self.found)} problem(s): {shown}{suffix}")
+        raise ExportError(f"{self.context}, {len(self.found)} problem(s): {shown}{suffix}")
 
 
 def _check_shape(row: Any, fields: Sequence[Field], where: str, problems: _Problems) -> bool:
@@ -115,9 +125,9 @@ def _check_fraction(value: Any, name: str, where: str, problems: _Problems) -> N
         problems.add(where, f"{name!r} must be between 0 and 1, got {value!r}")
 
 
-def validate_items(rows: Sequence[Any], prefix: str) -> dict[str, dict]:
+def validate_items(rows: Sequence[Any], prefix: str, context: str = WRITING) -> dict[str, dict]:
     """Check items.jsonl rows; returns them by item_id. Raises ExportError."""
-    problems, by_id = _Problems(), {}
+    problems, by_id = _Problems(context), {}
     pattern = re.compile(rf"{re.escape(prefix)}-[1-9][0-9]*")
     for n, row in enumerate(rows, start=1):
         where = f"items.jsonl row {n}"
@@ -151,9 +161,15 @@ def validate_items(rows: Sequence[Any], prefix: str) -> dict[str, dict]:
     return by_id
 
 
-def validate_results(rows: Sequence[Any], items: Mapping[str, dict]) -> None:
-    """Check results.jsonl rows against the schema and their items. Raises ExportError."""
-    problems, seen = _Problems(), set()
+def validate_results(
+    rows: Sequence[Any], items: Mapping[str, dict] | None, context: str = WRITING
+) -> None:
+    """Check results.jsonl rows against the schema and, if given, their items.
+
+    Without ``items`` (importing published results) only the rows themselves are
+    checked; which items exist is the importer's question. Raises ExportError.
+    """
+    problems, seen = _Problems(context), set()
     copied = ("subject", "tier", "key_names", "unsolved_core", "recitable")
     for n, row in enumerate(rows, start=1):
         where = f"results.jsonl row {n}"
@@ -173,6 +189,8 @@ def validate_results(rows: Sequence[Any], items: Mapping[str, dict]) -> None:
         for name in ("n_pred", "n_key"):
             if row[name] < 0:
                 problems.add(where, f"{name!r} must not be negative")
+        if items is None:
+            continue
         item = items.get(row["item_id"])
         if item is None:
             problems.add(where, "item_id is not in items.jsonl")
@@ -188,7 +206,7 @@ def check_no_leaks(files: Mapping[str, bytes], secrets: Iterable[str]) -> None:
     kept = [s for s in secrets if s and len(s.strip()) >= MIN_SECRET_LEN]
     # as written in JSON too: a Windows path's backslashes are doubled there
     needles = sorted({v.casefold() for s in kept for v in (s, json.dumps(s)[1:-1])})
-    problems = _Problems()
+    problems = _Problems(WRITING)
     for name, data in sorted(files.items()):
         if name == PROVENANCE_FILE:
             continue

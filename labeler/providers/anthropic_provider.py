@@ -1,9 +1,12 @@
-"""Anthropic Messages API (``/v1/messages``).
+"""Anthropic Messages API (``/v1/messages``), streamed.
 
-The client gets an explicit timeout: without one the SDK refuses any
-non-streaming request whose ``max_tokens`` might run past ten minutes (the card's
-``max_tokens=24000``). SDK retries are off; the runner retries. ``effort`` goes
-out as ``output_config.effort``, as on the card.
+The SDK refuses a non-streaming request whose ``max_tokens`` might run past ten
+minutes (the card's ``max_tokens=24000``), and a long silent connection is what
+networks drop. So the answer is streamed (server-sent events) and assembled
+into the final message; ``timeout_s`` then bounds the silence between events,
+not the whole answer. SDK retries are off; the runner retries — also when the
+stream itself reports an error event (e.g. ``overloaded_error``) mid-answer.
+``effort`` goes out as ``output_config.effort``, as on the card.
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ class AnthropicProvider(Provider):
         )
 
     def request_body(self, request: CallRequest) -> dict:
-        """The keyword arguments for ``messages.create`` (one user message, no ``system``)."""
+        """The keyword arguments for ``messages.stream`` (one user message, no ``system``)."""
         content: list[dict] = [{"type": "text", "text": request.prompt}]
         if request.image is not None:
             content.append(
@@ -70,8 +73,11 @@ class AnthropicProvider(Provider):
     async def _send(self, request: CallRequest) -> CallResult:
         anthropic = self._anthropic
         try:
-            message = await self.client.messages.create(**self.request_body(request))
+            async with self.client.messages.stream(**self.request_body(request)) as stream:
+                message = await stream.get_final_message()
         except anthropic.APIStatusError as exc:
+            if exc.status_code < 400:  # an error event inside a 200 stream
+                raise TransientError(f"error event mid-stream: {exc.message}") from exc
             return classify_http_status(
                 exc.status_code, exc.message, exc.response.headers.get("retry-after")
             )

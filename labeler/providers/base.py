@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import abc
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 # Statuses a provider can report. ``parse_error`` is decided later by the runner,
 # when an ``ok`` answer's text does not parse.
@@ -67,7 +67,6 @@ class CallResult:
     reasoning_tokens: int | None = None
     latency_s: float = 0.0
     error: str | None = None
-    extra: dict = field(default_factory=dict)
 
 
 class TransientError(Exception):
@@ -93,7 +92,9 @@ def classify_http_status(code: int, message: str, retry_after: str | None) -> Ca
     """429, 408 and 5xx raise :class:`TransientError`; any other HTTP error is an ``api_error``."""
     if code in (408, 409, 429) or code >= 500:
         raise TransientError(f"HTTP {code}: {message}", parse_retry_after(retry_after))
-    return CallResult(status=API_ERROR, text=None, finish_reason=None, error=f"HTTP {code}: {message}")
+    return CallResult(
+        status=API_ERROR, text=None, finish_reason=None, error=f"HTTP {code}: {message}"
+    )
 
 
 class Provider(abc.ABC):

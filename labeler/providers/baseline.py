@@ -20,9 +20,13 @@ from statistics import median
 
 from labeler.providers.base import OK, CallRequest, CallResult, Provider
 
+# Words that say nothing about which parts a figure has.
 _STOPWORDS = frozenset(
-    "a an and of the in on to with for from by as at or its it is are this that "
-    "diagram figure view section structure showing shown human".split()
+    re.findall(
+        r"\w+",
+        "a an and of the in on to with for from by as at or its it is are this that "
+        "diagram figure view section structure showing shown human",
+    )
 )
 
 

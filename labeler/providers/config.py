@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -62,8 +62,17 @@ def baseline_model() -> ModelConfig:
     return ModelConfig(name=BASELINE_NAME, provider="baseline", model="subject-prior")
 
 
-def load_models(path: str | os.PathLike[str], env: Mapping[str, str] | None = None) -> list[ModelConfig]:
-    """Read and validate ``path``; raises :class:`ConfigError` naming the entry and the fix."""
+def load_models(
+    path: str | os.PathLike[str],
+    env: Mapping[str, str] | None = None,
+    only: Sequence[str] | None = None,
+) -> list[ModelConfig]:
+    """Read and validate ``path``; raises :class:`ConfigError` naming the entry and the fix.
+
+    Every entry is checked; with ``only`` (model names) just those are returned and
+    only their key variables must be set, so one file can list models you have no
+    key for. The built-in baseline may be named in ``only`` without being listed.
+    """
     env = os.environ if env is None else env
     file = Path(path)
     try:
@@ -80,15 +89,28 @@ def load_models(path: str | os.PathLike[str], env: Mapping[str, str] | None = No
     entries = data.get("models")
     if not isinstance(entries, list) or not entries:
         raise ConfigError(f"{file}: no [[models]] entries")
-    models = [_parse_entry(file, i, entry, env) for i, entry in enumerate(entries, start=1)]
+    models = [_parse_entry(file, i, entry) for i, entry in enumerate(entries, start=1)]
     names = [m.name for m in models]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
         raise ConfigError(f"{file}: model name(s) used twice: {dupes}")
+    if only is not None:
+        known = {m.name: m for m in models}
+        known.setdefault(BASELINE_NAME, baseline_model())
+        missing = [n for n in only if n not in known]
+        if missing:
+            raise ConfigError(f"{file}: no model named {missing}; configured: {sorted(known)}")
+        models = [known[n] for n in dict.fromkeys(only)]
+    for m in models:
+        if m.api_key_env is not None and not env.get(m.api_key_env):
+            raise ConfigError(
+                f"{file}: model {m.name!r}: environment variable {m.api_key_env} is not set;"
+                " export it with the API key"
+            )
     return models
 
 
-def _parse_entry(file: Path, index: int, entry: object, env: Mapping[str, str]) -> ModelConfig:
+def _parse_entry(file: Path, index: int, entry: object) -> ModelConfig:
     where = f"{file}: models entry {index}"
     if not isinstance(entry, dict):
         raise ConfigError(f"{where}: must be a table")
@@ -106,16 +128,13 @@ def _parse_entry(file: Path, index: int, entry: object, env: Mapping[str, str]) 
         raise ConfigError(f"{where}: the baseline provider has one model, 'subject-prior'")
     base_url = _text(entry, "base_url", where)
     api_key_env = _text(entry, "api_key_env", where)
-    if provider != "baseline":
-        if api_key_env is None and not (provider == "openai" and base_url):
-            raise ConfigError(
-                f"{where}: api_key_env is required (the name of the environment variable holding"
-                " the key; only an openai-compatible local server with base_url may omit it)"
-            )
-        if api_key_env is not None and not env.get(api_key_env):
-            raise ConfigError(
-                f"{where}: environment variable {api_key_env} is not set; export it with the API key"
-            )
+    if provider == "baseline" and api_key_env is not None:
+        raise ConfigError(f"{where}: the baseline runs offline and takes no api_key_env")
+    if provider != "baseline" and api_key_env is None and not (provider == "openai" and base_url):
+        raise ConfigError(
+            f"{where}: api_key_env is required (the name of the environment variable holding"
+            " the key; only an openai-compatible local server with base_url may omit it)"
+        )
     settings: dict[str, object] = {}
     for key, (kind, allowed) in _SETTINGS.items():
         if key not in entry:

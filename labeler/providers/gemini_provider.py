@@ -71,7 +71,9 @@ class GeminiProvider(Provider):
         types = self._types
         parts = [types.Part(text=request.prompt)]
         if request.image is not None:
-            parts.append(types.Part.from_bytes(data=request.image.data, mime_type=request.image.mime))
+            parts.append(
+                types.Part.from_bytes(data=request.image.data, mime_type=request.image.mime)
+            )
         settings = self.config.settings
         config: dict = {}
         if "temperature" in settings:

@@ -60,7 +60,12 @@ def _shrink(
     scale = 1.0
     if limits.max_edge is not None and max(width, height) > limits.max_edge:
         scale = limits.max_edge / max(width, height)
-    if not force and scale == 1.0 and original is not None and _b64_len(original) <= limits.max_base64:
+    if (
+        not force
+        and scale == 1.0
+        and original is not None
+        and _b64_len(original) <= limits.max_base64
+    ):
         return ImagePayload(original, _MIME[fmt], width, height)
     while True:
         size = (max(1, round(width * scale)), max(1, round(height * scale)))

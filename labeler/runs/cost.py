@@ -18,7 +18,9 @@ from labeler.providers.config import ModelConfig
 TYPICAL_ANSWER_TOKENS = 600
 
 
-def call_cost(model: ModelConfig, input_tokens: int | None, output_tokens: int | None) -> float | None:
+def call_cost(
+    model: ModelConfig, input_tokens: int | None, output_tokens: int | None
+) -> float | None:
     """Dollars for one call, or ``None`` when prices or token counts are missing."""
     if model.provider == "baseline":
         return 0.0

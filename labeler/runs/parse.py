@@ -90,12 +90,14 @@ def _matching_brace(text: str, start: int) -> int | None:
 
 
 def _loads(text: str):
-    for attempt in (text, _strip_trailing_commas(text)):
-        try:
-            return json.loads(attempt)
-        except json.JSONDecodeError:
-            continue
-    return None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        pass
+    try:
+        return json.loads(_strip_trailing_commas(text))
+    except json.JSONDecodeError:
+        return None
 
 
 def _strip_trailing_commas(text: str) -> str:

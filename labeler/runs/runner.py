@@ -57,7 +57,10 @@ RETRYABLE = (API_ERROR, TRUNCATED, EMPTY)
 
 @dataclass(frozen=True)
 class RetryPolicy:
-    """At most ``max_attempts`` tries; delay ``base_delay_s · 2^(n-1)`` (+ jitter), or Retry-After."""
+    """At most ``max_attempts`` tries, waiting ``base_delay_s · 2^(n-1)`` (+ jitter) between them.
+
+    A server's ``Retry-After`` wins when it asks for longer; ``max_delay_s`` caps both.
+    """
 
     max_attempts: int = 5
     base_delay_s: float = 1.0
@@ -135,7 +138,11 @@ ProgressCallback = Callable[[RunProgress], None]
 def request_hash(
     model: ModelConfig, prompt: str, image: ImagePayload | None, settings: Mapping[str, object]
 ) -> str:
-    """SHA-256 of prompt + image bytes + model identity + decode settings (never the key)."""
+    """SHA-256 of prompt + image bytes + model + stored settings (never the key).
+
+    The stored settings include the route (``base_url``): the same model id served by
+    another route (OpenRouter vs native, card caveat 7.2) is another request.
+    """
     payload = {
         "prompt": prompt,
         "image": hashlib.sha256(image.data).hexdigest() if image else None,
@@ -201,7 +208,14 @@ def plan_run(
                     continue
                 calls.append(
                     PlannedCall(
-                        item.id, item.subject, model, condition, prompt, sent_image, digest, settings
+                        item.id,
+                        item.subject,
+                        model,
+                        condition,
+                        prompt,
+                        sent_image,
+                        digest,
+                        settings,
                     )
                 )
     return RunPlan(calls, skipped, unrunnable)
@@ -342,7 +356,9 @@ class _Sender:
         while not queue.empty():
             call = queue.get_nowait()
             provider = providers[call.model.name]
-            request = CallRequest(call.prompt, call.image, call.item_id, call.subject, call.condition)
+            request = CallRequest(
+                call.prompt, call.image, call.item_id, call.subject, call.condition
+            )
             result, attempts = await send_with_retries(provider, request, self.retry)
             self._store(call, result, attempts)
 
@@ -354,9 +370,7 @@ class _Sender:
         self.cost += response.cost_usd or 0.0
         if self.on_progress is not None:
             self.on_progress(
-                RunProgress(
-                    len(self.plan.calls), self.done, dict(self.counts), self.cost, response
-                )
+                RunProgress(len(self.plan.calls), self.done, dict(self.counts), self.cost, response)
             )
 
 
@@ -393,8 +407,10 @@ def to_new_response(
     if error is None and status in (PARSE_ERROR, TRUNCATED):
         error = parsed.error
     if error is None and status == EMPTY:
-        used = f", {result.reasoning_tokens} reasoning tokens" if result.reasoning_tokens else ""
-        error = f"no answer text (finish_reason={result.finish_reason}{used})"
+        error = f"no answer text (finish_reason={result.finish_reason})"
+        reasoning, output = result.reasoning_tokens, result.output_tokens
+        if reasoning and output and reasoning >= output:
+            error += f"; reasoning used the whole output budget ({reasoning} tokens)"
     if error is None and status == REFUSED:
         error = f"model declined (finish_reason={result.finish_reason})"
     image = call.image

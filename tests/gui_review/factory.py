@@ -18,12 +18,36 @@ from PIL import Image, ImageDraw
 from labeler.store import KeyEntry, NewResponse, Project
 
 VOCABULARY = {
-    "heart": ["left atrium", "right atrium", "left ventricle", "right ventricle", "aorta",
-              "pulmonary artery", "superior vena cava", "mitral valve", "tricuspid valve"],
-    "kidney nephron": ["glomerulus", "Bowman's capsule", "proximal tubule", "loop of Henle",
-                       "distal tubule", "collecting duct", "afferent arteriole"],
-    "animal cell": ["nucleus", "nucleolus", "mitochondrion", "ribosome", "Golgi apparatus",
-                    "rough endoplasmic reticulum", "lysosome", "cell membrane"],
+    "heart": [
+        "left atrium",
+        "right atrium",
+        "left ventricle",
+        "right ventricle",
+        "aorta",
+        "pulmonary artery",
+        "superior vena cava",
+        "mitral valve",
+        "tricuspid valve",
+    ],
+    "kidney nephron": [
+        "glomerulus",
+        "Bowman's capsule",
+        "proximal tubule",
+        "loop of Henle",
+        "distal tubule",
+        "collecting duct",
+        "afferent arteriole",
+    ],
+    "animal cell": [
+        "nucleus",
+        "nucleolus",
+        "mitochondrion",
+        "ribosome",
+        "Golgi apparatus",
+        "rough endoplasmic reticulum",
+        "lysosome",
+        "cell membrane",
+    ],
     "flower": ["petal", "sepal", "stamen", "anther", "filament", "stigma", "style", "ovary"],
     "lungs": ["trachea", "bronchus", "bronchiole", "alveolus", "diaphragm", "larynx", "pleura"],
     "eye": ["cornea", "iris", "pupil", "lens", "retina", "optic nerve", "sclera", "choroid"],
@@ -41,11 +65,15 @@ VARIANTS = {
 EXTRAS = ["capillary", "vein", "cytoplasm", "epidermis", "tendon", "cartilage", "myelin sheath"]
 
 
-def figure_png(subject: str, names: list[str], labelled: bool) -> bytes:
-    """A small drawn 'figure': a shape with leader lines, with or without the label text."""
+def figure_png(subject: str, names: list[str], labelled: bool, seed: int = 0) -> bytes:
+    """A small drawn 'figure': a shape with leader lines, with or without the label text.
+
+    ``seed`` shifts the shape so every item's question image is distinct bytes.
+    """
     image = Image.new("RGB", (360, 260), "white")
     draw = ImageDraw.Draw(image)
-    draw.ellipse((90, 50, 250, 210), outline="black", width=3)
+    shift = seed % 40
+    draw.ellipse((90 + shift, 50, 250 + shift, 210), outline="black", width=3)
     for n, name in enumerate(names):
         y = 30 + n * 200 // max(1, len(names))
         draw.line((170, 130, 290, y), fill="black", width=1)
@@ -91,8 +119,8 @@ def build_project(
         item = project.items.add(
             subject=subject,
             status="ready" if n % 5 else "draft",
-            question_png=figure_png(subject, key, labelled=False) if images else None,
-            answer_png=figure_png(subject, key, labelled=True) if images else None,
+            question_png=figure_png(subject, key, labelled=False, seed=n) if images else None,
+            answer_png=figure_png(subject, key, labelled=True, seed=n) if images else None,
             key=[KeyEntry(name) for name in key],
             item_id=f"it-{n:04d}",
         )
@@ -110,14 +138,83 @@ def build_project(
 def _response(item_id, model, condition, key, skill, rng: random.Random) -> NewResponse:
     roll = rng.random()
     if roll < 0.03:
-        return NewResponse(item_id, model, condition, f"h-{rng.random()}", "api_error",
-                           error="HTTP 500 from the provider")
+        return NewResponse(
+            item_id,
+            model,
+            condition,
+            f"h-{rng.random()}",
+            "api_error",
+            error="HTTP 500 from the provider",
+        )
     labels = noisy_answer(key, rng, skill)
-    raw = '{"diagram_is": "a diagram", "labels": [' + ", ".join(
-        f'{{"name": "{label["name"]}"}}' for label in labels) + "]}"
+    raw = (
+        '{"diagram_is": "a diagram", "labels": ['
+        + ", ".join(f'{{"name": "{label["name"]}"}}' for label in labels)
+        + "]}"
+    )
     status, parse_ok = ("parse_error", False) if roll < 0.05 else ("ok", True)
     return NewResponse(
-        item_id, model, condition, f"h-{rng.random()}", status, finish_reason="stop",
-        raw_text=raw, diagram_is="a diagram", labels=labels, parse_ok=parse_ok,
-        input_tokens=900, output_tokens=120, latency_ms=2300.0, cost_usd=0.0011,
+        item_id,
+        model,
+        condition,
+        f"h-{rng.random()}",
+        status,
+        finish_reason="stop",
+        raw_text=raw,
+        diagram_is="a diagram",
+        labels=labels,
+        parse_ok=parse_ok,
+        input_tokens=900,
+        output_tokens=120,
+        latency_ms=2300.0,
+        cost_usd=0.0011,
     )
+
+
+def answer(item_id: str, model: str, condition: str, names: list[str], **extra) -> NewResponse:
+    """A stored ``ok`` answer naming ``names``."""
+    labels = [{"name": n, "location_hint": ""} for n in names]
+    fields = {
+        "status": "ok",
+        "raw_text": '{"labels": [...]}',
+        "labels": labels,
+        "parse_ok": True,
+        **extra,
+    }
+    return NewResponse(item_id, model, condition, f"{item_id}-{model}-{condition}", **fields)
+
+
+def heart_project(folder) -> Project:
+    """Two items, two models, two conditions, with answers whose scores are known.
+
+    Item ``heart``: key mitral valve, aorta, left atrium. Under ``told``, ``m/a``
+    says "bicuspid valve" (a synonym the empty lexicon does not know) → F1 2/3;
+    under ``no-image`` the models disagree (1.0 vs 0.0). Item ``cell`` has an
+    API error and a parse error.
+    """
+    project = Project.create(folder, name="heart")
+    project.items.add(
+        item_id="heart",
+        subject="the heart",
+        status="ready",
+        key=[KeyEntry("mitral valve"), KeyEntry("aorta"), KeyEntry("left atrium")],
+    )
+    project.items.add(
+        item_id="cell",
+        subject="an animal cell",
+        status="draft",
+        key=[KeyEntry("nucleus"), KeyEntry("ribosome")],
+    )
+    record = project.responses.record
+    record(answer("heart", "m/a", "told", ["bicuspid valve", "aorta", "left atrium"]))
+    record(answer("heart", "m/b", "told", ["aorta"]))
+    record(answer("heart", "m/a", "no-image", ["aorta", "left atrium", "mitral valve"]))
+    record(answer("heart", "m/b", "no-image", []))
+    record(answer("cell", "m/a", "told", ["nucleus", "ribosome"]))
+    record(NewResponse("cell", "m/b", "told", "x", "api_error", error="HTTP 500", parse_ok=False))
+    record(
+        NewResponse(
+            "cell", "m/a", "no-image", "y", "parse_error", raw_text="not json", parse_ok=False
+        )
+    )
+    return project

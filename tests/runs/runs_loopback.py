@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import contextlib
 import hashlib
 import json
 import re
@@ -46,7 +47,7 @@ _GEMINI_PATH = re.compile(r"^/v1beta/models/([^/:]+):generateContent$")
 
 @dataclass(frozen=True)
 class Reply:
-    """What the server answers: ``kind`` is ok | truncated | refused | empty | blocked | http."""
+    """What the server answers: ok | truncated | refused | empty | blocked | stream_error | http."""
 
     kind: str = "ok"
     text: str = ANSWER
@@ -71,12 +72,23 @@ def empty() -> Reply:
     return Reply("empty", "")
 
 
+def stream_error() -> Reply:
+    """Anthropic only: an ``overloaded_error`` event in the middle of a streamed answer."""
+    return Reply("stream_error")
+
+
 def blocked() -> Reply:
     return Reply("blocked", "")
 
 
 def http_error(status: int, retry_after: str | None = None) -> Reply:
     return Reply("http", "", status=status, retry_after=retry_after)
+
+
+class _Server(ThreadingHTTPServer):
+    # The default backlog of 5 drops SYNs when 16 clients connect at once (1 s retransmit).
+    request_queue_size = 128
+    daemon_threads = True
 
 
 @dataclass(frozen=True)
@@ -90,11 +102,13 @@ class Seen:
     image: bytes | None
     settings: dict
     cell: str
+    at: float = field(default_factory=time.monotonic)
 
 
 @dataclass
 class _Script:
     match: str
+    provider: str | None
     replies: list[Reply] = field(default_factory=list)
 
 
@@ -109,9 +123,10 @@ class LoopbackServer:
         self.counts: Counter[str] = Counter()
         self._scripts: list[_Script] = []
         self._lock = threading.Lock()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
-        self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+        self._httpd = _Server(("127.0.0.1", 0), _handler(self))
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+        )
 
     @property
     def url(self) -> str:
@@ -125,15 +140,17 @@ class LoopbackServer:
         self._httpd.shutdown()
         self._httpd.server_close()
 
-    def script(self, match: str, *replies: Reply) -> None:
-        """Requests whose prompt contains ``match`` get ``replies`` in order, then the default."""
+    def script(self, match: str, *replies: Reply, provider: str | None = None) -> None:
+        """Requests whose prompt contains ``match`` (to ``provider``, if given) get ``replies``
+        in order, then the default answer."""
         with self._lock:
-            self._scripts.append(_Script(match, list(replies)))
+            self._scripts.append(_Script(match, provider, list(replies)))
 
-    def _next_reply(self, prompt: str) -> Reply:
+    def _next_reply(self, seen: Seen) -> Reply:
         with self._lock:
             for script in self._scripts:
-                if script.match in prompt and script.replies:
+                wanted = script.provider in (None, seen.provider)
+                if wanted and script.match in seen.prompt and script.replies:
                     return script.replies.pop(0)
         return Reply()
 
@@ -162,6 +179,7 @@ def _mime_of(data: bytes) -> str | None:
 def _handler(server: LoopbackServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True  # headers and body are two writes: no 40 ms stalls
 
         def log_message(self, *args) -> None:
             pass
@@ -180,7 +198,10 @@ def _handler(server: LoopbackServer) -> type[BaseHTTPRequestHandler]:
             if path == "/v1/chat/completions":
                 provider, seen = "openai", _openai_request(body, self.headers, server, problems)
             elif path == "/v1/messages":
-                provider, seen = "anthropic", _anthropic_request(body, self.headers, server, problems)
+                provider, seen = (
+                    "anthropic",
+                    _anthropic_request(body, self.headers, server, problems),
+                )
             elif _GEMINI_PATH.match(path):
                 model = _GEMINI_PATH.match(path).group(1)
                 provider = "gemini"
@@ -189,20 +210,18 @@ def _handler(server: LoopbackServer) -> type[BaseHTTPRequestHandler]:
                 self._send(404, {"error": {"message": f"no route {path}"}})
                 return
             server._record(seen, problems)
-            reply = server._next_reply(seen.prompt)
+            reply = server._next_reply(seen)
             time.sleep(server.latency + reply.delay)
             status, headers, payload = _render(provider, seen, reply)
-            try:
-                self._send(status, payload, headers)
-            except (BrokenPipeError, ConnectionResetError):
-                pass  # the client gave up (timeout test)
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                self._send(status, payload, headers)  # the client may have given up (timeout)
 
-        def _send(self, status: int, payload: dict, headers: dict | None = None) -> None:
-            data = json.dumps(payload).encode()
+        def _send(self, status: int, payload: dict | str, headers: dict | None = None) -> None:
+            headers = {"content-type": "application/json", **(headers or {})}
+            data = (payload if isinstance(payload, str) else json.dumps(payload)).encode()
             self.send_response(status)
-            self.send_header("content-type", "application/json")
             self.send_header("content-length", str(len(data)))
-            for key, value in (headers or {}).items():
+            for key, value in headers.items():
                 self.send_header(key, value)
             self.end_headers()
             self.wfile.write(data)
@@ -274,7 +293,7 @@ def _anthropic_request(body: dict, headers, server: LoopbackServer, problems: li
             _check_image(mime, image, problems)
         else:
             problems.append(f"unexpected content part {part['type']}")
-    keys_ = ("max_tokens", "temperature", "output_config")
+    keys_ = ("max_tokens", "temperature", "output_config", "stream")
     settings = {k: body[k] for k in keys_ if k in body}
     extra = set(body) - {"model", "messages", *keys_}
     if extra:
@@ -319,7 +338,10 @@ def _render(provider: str, seen: Seen, reply: Reply) -> tuple[int, dict, dict]:
     if provider == "openai":
         return 200, {}, _openai_body(seen, reply, usage_in, usage_out)
     if provider == "anthropic":
-        return 200, {}, _anthropic_body(seen, reply, usage_in, usage_out)
+        message = _anthropic_body(seen, reply, usage_in, usage_out)
+        if seen.settings.get("stream"):
+            return 200, {"content-type": "text/event-stream"}, _anthropic_events(message, reply)
+        return 200, {}, message
     return 200, {}, _gemini_body(seen, reply, usage_in, usage_out)
 
 
@@ -376,6 +398,48 @@ def _anthropic_body(seen: Seen, reply: Reply, usage_in: int, usage_out: int) -> 
         "stop_sequence": None,
         "usage": {"input_tokens": usage_in, "output_tokens": usage_out},
     }
+
+
+def _anthropic_events(message: dict, reply: Reply) -> str:
+    """The same message as the server-sent events of a streamed answer."""
+    events = [
+        (
+            "message_start",
+            {
+                "message": {
+                    **message,
+                    "content": [],
+                    "stop_reason": None,
+                    "usage": {**message["usage"], "output_tokens": 1},
+                }
+            },
+        )
+    ]
+    for index, block in enumerate(message["content"]):
+        text = block["text"]
+        events.append(
+            ("content_block_start", {"index": index, "content_block": {"type": "text", "text": ""}})
+        )
+        for start in range(0, len(text), 40):
+            delta = {"type": "text_delta", "text": text[start : start + 40]}
+            events.append(("content_block_delta", {"index": index, "delta": delta}))
+        events.append(("content_block_stop", {"index": index}))
+    if reply.kind == "stream_error":
+        error = {"type": "overloaded_error", "message": "Overloaded"}
+        events.append(("error", {"error": error}))
+    events.append(
+        (
+            "message_delta",
+            {
+                "delta": {"stop_reason": message["stop_reason"], "stop_sequence": None},
+                "usage": {"output_tokens": message["usage"]["output_tokens"]},
+            },
+        )
+    )
+    events.append(("message_stop", {}))
+    return "".join(
+        f"event: {name}\ndata: {json.dumps({'type': name, **data})}\n\n" for name, data in events
+    )
 
 
 def _gemini_body(seen: Seen, reply: Reply, usage_in: int, usage_out: int) -> dict:

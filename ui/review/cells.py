@@ -2,9 +2,11 @@
 
 Opening a 200-item × 36-column project must take under a second, so loading
 reads the store in three queries and scores nothing; a cell is scored the first
-time a view asks for it and cached until the lexicon changes. Scoring is the
-core's (:func:`labeler.scoring.score_names` with the project lexicon plus the
-item's own additions); this module only decides *when* to call it.
+time a view asks for it and cached until the lexicon changes. The numbers are
+the ones :mod:`labeler.results` exports — the latest response per cell, the
+key's names (:func:`labeler.results.key_names`), :func:`labeler.scoring.score_names`
+with the project lexicon plus the item's own additions — but scored one cell at
+a time, because ``load_results`` scores the whole project up front.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import dataclass
 
 from labeler.lexicon import Lexicon
 from labeler.prompts import CONDITIONS
+from labeler.results import key_names
 from labeler.scoring import NameScore, score_names
 from labeler.store import Item, Project, Response
 from ui.review.style import FAILURE_STATUSES
@@ -42,8 +45,7 @@ class ReviewData:
     def __init__(self, project: Project) -> None:
         self.items: list[Item] = project.items.list()
         self.keys: dict[str, list[str]] = {
-            item_id: [e.name for e in entries if e.name]
-            for item_id, entries in project.items.keys().items()
+            item_id: list(key_names(entries)) for item_id, entries in project.items.keys().items()
         }
         self.responses: dict[CellKey, Response] = {
             (r.item_id, r.model, r.condition): r for r in project.responses.latest()
@@ -99,12 +101,18 @@ class ReviewData:
     # -- item filters -------------------------------------------------------
 
     def disagrees(self, item_id: str) -> bool:
-        """Models' F1 for the same condition differ by at least :data:`DISAGREEMENT`."""
+        """Models' F1 for the same condition differ by at least :data:`DISAGREEMENT`.
+
+        Failed calls are not answers, so they take no part in a disagreement.
+        """
         by_condition: dict[str, list[float]] = {}
         for column in self.columns:
+            response = self.response(item_id, column)
+            if response is None or response.status in FAILURE_STATUSES:
+                continue
             score = self.score(item_id, column)
-            if score is not None:
-                by_condition.setdefault(column.condition, []).append(score.f1)
+            assert score is not None
+            by_condition.setdefault(column.condition, []).append(score.f1)
         return any(max(f) - min(f) >= DISAGREEMENT for f in by_condition.values() if len(f) > 1)
 
     def has_failure(self, item_id: str) -> bool:

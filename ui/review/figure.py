@@ -75,6 +75,11 @@ class FigurePanel(QWidget):
         group = QButtonGroup(self)
         for button in (self.erased, self.original):
             button.setCheckable(True)
+            # The pressed look alone is too faint in the dark palette: colour the chosen one.
+            button.setStyleSheet(
+                "QPushButton:checked { background: palette(highlight);"
+                " color: palette(highlighted-text); }"
+            )
             group.addButton(button)
         self.erased.setChecked(True)
         group.buttonToggled.connect(lambda *_: self._show_image())

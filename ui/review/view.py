@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QMenu,
-    QMessageBox,
     QPushButton,
     QSplitter,
     QTableView,
@@ -26,10 +25,11 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
-from ui.lexicon.commands import promote
 
 from labeler.errors import LabelerError
 from labeler.prompts import CONDITIONS
+from ui.errors import show_error
+from ui.lexicon.commands import promote
 from ui.review.answers import AnswersDelegate, AnswersModel, Entry
 from ui.review.cells import FILTERS, Column, ReviewData, keep
 from ui.review.details import response_html
@@ -203,6 +203,7 @@ class ReviewView(QWidget):
                 if name != "all":
                     QGuiApplication.restoreOverrideCursor()
         self.matrix_model.reset(data, ids)
+        self.answers_model.item_id = None  # the data changed: re-show even the same item
         row = ids.index(keep_item) if keep_item in ids else 0
         self.select_row(row)
 
@@ -303,8 +304,8 @@ class ReviewView(QWidget):
         menu = QMenu(self)
         menu.setToolTipsVisible(True)
         if entry.kind == "matched":
-            distinct = menu.addAction(f"“{entry.text}” is not “{entry.key}” (mark distinct)")
-            distinct.triggered.connect(lambda: self._promote(entry.text, entry.key, "distinct"))
+            text = f"“{entry.text}” is not “{entry.key}” (mark distinct)"
+            self._add_promote(menu, entry.text, entry.key, "distinct", text)
         same = menu.addMenu(f"“{entry.text}” is the same as…")
         for name in candidates:
             self._add_promote(same, entry.text, name, "same")
@@ -315,8 +316,10 @@ class ReviewView(QWidget):
         same.setEnabled(bool(candidates))
         return menu
 
-    def _add_promote(self, menu: QMenu, predicted: str, key_name: str, relation: str) -> QAction:
-        action = menu.addAction(key_name)
+    def _add_promote(
+        self, menu: QMenu, predicted: str, key_name: str, relation: str, text: str = ""
+    ) -> QAction:
+        action = menu.addAction(text or key_name)
         action.setData((predicted, key_name, relation))
         action.triggered.connect(lambda: self._promote(predicted, key_name, relation))
         return action
@@ -325,4 +328,4 @@ class ReviewView(QWidget):
         try:
             promote(self.session, predicted, key_name, relation)
         except LabelerError as exc:
-            QMessageBox.warning(self, "Lexicon", str(exc))
+            show_error(exc, self, "Lexicon")

@@ -1,0 +1,89 @@
+"""Export and import commands: ``labeler export``, ``import-items``, ``import-results``."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the export and import commands."""
+    p = sub.add_parser(
+        "export",
+        help="write items.jsonl, results.jsonl and the dataset card",
+        description="Export a project for publication (items marked excluded are left out).",
+    )
+    p.add_argument("dir", help="the project folder")
+    p.add_argument("--out", help="export folder (default: exports/<project-name>/)")
+    p.add_argument(
+        "--private",
+        action="store_true",
+        help="also write provenance.jsonl (public ID -> source, page, clip); never publish it",
+    )
+    p.add_argument("--only-ready", action="store_true", help="export only items marked ready")
+    p.set_defaults(func=_export)
+
+    p = sub.add_parser(
+        "import-items",
+        help="create items from a published items.jsonl",
+        description="Create items (subject, key, synonyms) from a published items.jsonl, keeping "
+        "their public IDs, so published results can be imported and reviewed.",
+    )
+    p.add_argument("dir", help="the project folder (its ID prefix must match the file's)")
+    p.add_argument("items", help="the items.jsonl file")
+    p.set_defaults(func=_import_items)
+
+    p = sub.add_parser(
+        "import-results",
+        help="attach published results.jsonl rows to items by public ID",
+        description="Store published answers as responses (origin 'import') on the items "
+        "with those public IDs; rows for unknown items are reported.",
+    )
+    p.add_argument("dir", help="the project folder")
+    p.add_argument("results", help="the results.jsonl file")
+    p.add_argument(
+        "--skip-unknown",
+        action="store_true",
+        help="import the rows of known items even if some items are unknown",
+    )
+    p.set_defaults(func=_import_results)
+
+
+def _export(args: argparse.Namespace) -> int:
+    from labeler.export.exporter import export_project, report_lines
+    from labeler.store import Project
+
+    with Project.open(args.dir) as project:
+        report = export_project(project, args.out, private=args.private, only_ready=args.only_ready)
+    print("\n".join(report_lines(report)))
+    return 0
+
+
+def _import_items(args: argparse.Namespace) -> int:
+    from labeler.export.importer import import_items
+    from labeler.store import Project
+
+    with Project.open(args.dir) as project:
+        report = import_items(project, args.items)
+    print(f"created {len(report.created)} item(s)")
+    if report.already_present:
+        print(f"  {len(report.already_present)} already in the project, left unchanged")
+    return 0
+
+
+def _import_results(args: argparse.Namespace) -> int:
+    from labeler.export.importer import import_results
+    from labeler.store import Project
+
+    with Project.open(args.dir) as project:
+        report = import_results(project, args.results, skip_unknown=args.skip_unknown)
+    print(f"imported {report.imported} response(s), {report.unchanged} already present")
+    if report.unknown_items:
+        print(
+            f"  skipped {report.skipped_rows} row(s) for {len(report.unknown_items)} unknown "
+            f"item(s): {', '.join(report.unknown_items)}"
+        )
+    if report.key_differs:
+        print(f"  answer key differs from the published one: {', '.join(report.key_differs)}")
+    if report.score_differs:
+        print(f"  {report.score_differs} row(s) score differently with this project's lexicon")
+    return 0

@@ -1,0 +1,96 @@
+"""labeler.results: the latest response per cell, scored with global + per-item lexicon."""
+
+from export_fixtures import MODELS, answer
+
+from labeler.results import FRAME_COLUMNS, load_results, results_frame
+from labeler.scoring import NameScore
+
+HEART = "campbell-p137-fig42-3"
+CELL = "campbell-p140-fig6-8"
+
+
+def by_cell(cells):
+    return {(c.item_id, c.model, c.condition): c for c in cells}
+
+
+def test_one_cell_per_item_model_condition_from_the_latest_response(project):
+    cells = by_cell(load_results(project))
+    # no-image for the heart was sent twice by MODELS[0]; the second (full) answer counts
+    latest = cells[(HEART, MODELS[0], "no-image")]
+    assert latest.predicted_names == ("Left atrium", "mitral valve", "aorta", "right ventricle")
+    assert latest.f1 == 1.0 and latest.n_key == 4 and latest.status == "ok"
+    assert len(cells) == len(load_results(project))  # no duplicate cells
+    history = project.responses.history(HEART, MODELS[0], "no-image")
+    assert latest.response_id == history[-1].id and len(history) == 2
+
+
+def test_scores_use_global_synonyms_and_plurals(project):
+    told = by_cell(load_results(project))[(HEART, MODELS[1], "told")]
+    # "Left atria" = plural, "bicuspid valve" = global synonym of "Mitral valve"
+    assert (told.precision, told.recall) == (1.0, 0.75)
+    assert isinstance(told.score, NameScore)
+    assert {(m.pred, m.how) for m in told.score.matches} >= {
+        ("Left atria", "plural"),
+        ("bicuspid valve", "synonym"),
+    }
+    assert told.score.missed_key == ["Right ventricle"]
+
+
+def test_item_additions_apply_to_their_item_only(project):
+    cells = by_cell(load_results(project))
+    # "powerhouse" = "mitochondrion" is an addition of the cell item only
+    assert cells[(CELL, MODELS[0], "no-image")].f1 == 1.0
+    answer(project, HEART, MODELS[1], "blind", ["powerhouse", "left atrium"])
+    heart = by_cell(load_results(project))[(HEART, MODELS[1], "blind")]
+    assert heart.score.unmatched_pred == ["powerhouse"]
+
+
+def test_distinct_row_vetoes_a_match(project):
+    told = by_cell(load_results(project))[(CELL, MODELS[0], "told")]
+    # nucleolus is declared distinct from nucleus; mitochondria is a plural of the key name
+    assert told.score.unmatched_pred == ["nucleolus"] and told.f1 == 0.5
+
+
+def test_lexicon_edits_rescore_on_the_next_load(project):
+    before = by_cell(load_results(project))[(HEART, MODELS[0], "blind")]
+    assert before.score.unmatched_pred == ["valve"]
+    project.lexicon.add("Mitral valve", "valve", item_id=HEART)
+    after = by_cell(load_results(project))[(HEART, MODELS[0], "blind")]
+    assert after.score.unmatched_pred == [] and after.f1 > before.f1
+
+
+def test_flags_follow_the_card(project):
+    cells = load_results(project)
+    flags = {c.item_id: (c.unsolved_core, c.recitable) for c in cells}
+    # heart: solved (F1 1.0) under no-image -> solved and recitable
+    assert flags[HEART] == (False, True)
+    draft = next(i.id for i in project.items.list(status="draft"))
+    assert flags[draft] == (True, False)
+    # one cell's flags are the item's flags, identical across its cells
+    assert len({(c.unsolved_core, c.recitable) for c in cells if c.item_id == HEART}) == 1
+
+
+def test_recitable_needs_half_f1_without_image(project):
+    draft = next(i.id for i in project.items.list(status="draft"))
+    answer(project, draft, MODELS[0], "no-image", ["alveoli"])  # F1 = 2/3
+    assert all(c.recitable for c in load_results(project, [draft]))
+    answer(project, draft, MODELS[0], "no-image", ["trachea"])  # latest is wrong
+    assert not any(c.recitable for c in load_results(project, [draft]))
+
+
+def test_api_errors_are_cells_but_not_answers(project):
+    draft = next(i.id for i in project.items.list(status="draft"))
+    cells = by_cell(load_results(project, [draft]))
+    failed = cells[(draft, MODELS[1], "no-image")]
+    assert failed.status == "api_error" and not failed.answered
+    assert all(c.answered for k, c in cells.items() if k != (draft, MODELS[1], "no-image"))
+
+
+def test_filter_by_items_and_frame(project):
+    cells = load_results(project, [CELL])
+    assert {c.item_id for c in cells} == {CELL} and len(cells) == 4
+    frame = results_frame(cells)
+    assert tuple(frame.columns) == FRAME_COLUMNS
+    assert frame["predicted_names"].map(type).eq(list).all()
+    assert frame.loc[frame["condition"] == "no-image", "f1"].tolist() == [1.0, 1.0]
+    assert frame["public_id"].isna().all()  # not exported yet, so not numbered

@@ -1,0 +1,92 @@
+"""Tolerant answer parsing: fences, prose, trailing commas, truncation, garbage."""
+
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from labeler.runs.parse import Label, parse_answer
+
+ANSWER = {
+    "diagram_is": "the human heart",
+    "labels": [
+        {"name": "aorta", "location_hint": "top centre"},
+        {"name": "left ventricle", "location_hint": "lower right {thick wall}"},
+    ],
+}
+LABELS = [Label("aorta", "top centre"), Label("left ventricle", "lower right {thick wall}")]
+
+
+def test_plain_json():
+    parsed = parse_answer(json.dumps(ANSWER))
+    assert parsed.parse_ok and parsed.error is None
+    assert parsed.diagram_is == "the human heart" and parsed.labels == LABELS
+
+
+def test_fenced_json_with_prose_around():
+    raw = f"Here is my answer:\n```json\n{json.dumps(ANSWER, indent=2)}\n```\nLet me know {{!}}"
+    parsed = parse_answer(raw)
+    assert parsed.parse_ok and parsed.labels == LABELS
+
+
+def test_trailing_commas_are_forgiven_but_not_inside_strings():
+    raw = '{"diagram_is": "a, b,]", "labels": [{"name": "aorta", "location_hint": "x",},],}'
+    parsed = parse_answer(raw)
+    assert parsed.parse_ok
+    assert parsed.diagram_is == "a, b,]" and parsed.labels == [Label("aorta", "x")]
+
+
+def test_prose_braces_before_the_answer_are_skipped():
+    parsed = parse_answer('I think {maybe} this: {"diagram_is": "x", "labels": ["aorta"]}')
+    assert parsed.parse_ok and parsed.labels == [Label("aorta")]
+
+
+def test_truncated_answer_salvages_complete_labels_but_is_not_ok():
+    full = json.dumps(ANSWER)
+    cut = full[: full.index("left ventricle") + 5]
+    parsed = parse_answer(cut, truncated=True)
+    assert not parsed.parse_ok and parsed.error == "answer was truncated"
+    assert parsed.diagram_is == "the human heart"
+    assert parsed.labels == [Label("aorta", "top centre")]
+
+
+def test_truncated_flag_wins_even_when_json_closed():
+    parsed = parse_answer(json.dumps(ANSWER), truncated=True)
+    assert not parsed.parse_ok and parsed.labels == LABELS
+
+
+def test_unclosed_fence_from_a_cut_answer():
+    parsed = parse_answer('```json\n{"diagram_is": "x", "labels": [{"name": "a"}, {"na', True)
+    assert not parsed.parse_ok and parsed.labels == [Label("a")]
+
+
+def test_failures_are_never_silently_empty_answers():
+    for raw in ("", "   ", "I cannot see any image.", '{"diagram_is": "x"}', '{"labels": 3}'):
+        parsed = parse_answer(raw)
+        assert not parsed.parse_ok and parsed.error, raw
+    bad_label = parse_answer('{"labels": [{"name": "a"}, 7]}')
+    assert not bad_label.parse_ok and "malformed label" in bad_label.error
+
+
+def test_empty_label_list_is_a_valid_answer():
+    parsed = parse_answer('{"diagram_is": "x", "labels": []}')
+    assert parsed.parse_ok and parsed.labels == []
+
+
+names = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=20
+).filter(lambda s: s.strip() == s and s)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    labels=st.lists(st.tuples(names, names), max_size=8),
+    before=st.sampled_from(["", "Sure! ", "Answer:\n```json\n", "```\n"]),
+    after=st.sampled_from(["", "\n```", " Hope that helps {x}.", "\n```\nDone."]),
+    indent=st.sampled_from([None, 2]),
+)
+def test_any_wrapped_answer_round_trips(labels, before, after, indent):
+    answer = {"diagram_is": "d", "labels": [{"name": n, "location_hint": h} for n, h in labels]}
+    parsed = parse_answer(before + json.dumps(answer, indent=indent) + after)
+    assert parsed.parse_ok
+    assert parsed.labels == [Label(n, h) for n, h in labels]
