@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pymupdf
-from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLineEdit
@@ -264,13 +264,16 @@ def test_bad_document_gives_a_dialog_and_changes_nothing(qtbot, window, dialogs,
     assert len(window.session.require_project().sources.all()) == 1
 
 
-def test_proposed_regions_are_clickable(qtbot, window):
+def test_a_proposed_figure_is_drawn_and_one_click_erases_it(qtbot, window):
     view = curate(window)
     open_page_two(qtbot, view)
     canvas = view.viewer.canvas
-    canvas.set_proposals([FIGURE_CLIP])
-    canvas.centerOn(QPointF(220, 170))
-    centre = canvas.mapFromScene(QPointF(400, 250))
-    QTest.mouseClick(canvas.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(centre))
+    qtbot.waitUntil(lambda: len(canvas.proposals()) == 1, timeout=10000)
+    [box] = canvas.proposals()
+    assert box[0] < 60 and box[2] > 365  # the proposal covers the drawing and its labels
+    centre = QPointF((box[0] + box[2]) / 2, box[1] + 8)
+    canvas.centerOn(centre)
+    QTest.mouseClick(canvas.viewport(), Qt.MouseButton.LeftButton, pos=canvas.mapFromScene(centre))
     qtbot.waitUntil(lambda: view.draft is not None, timeout=15000)
-    assert view.viewer.region == FIGURE_CLIP
+    assert view.viewer.region == box
+    assert {e.name for e in view.draft.figure.key} == set(LABELS)
