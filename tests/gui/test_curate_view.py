@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pymupdf
@@ -10,7 +11,7 @@ from PySide6.QtGui import QImage
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLineEdit
 
-from labeler.store import KeyEntry
+from labeler.store import KeyEntry, NewResponse
 from tests.gui.gui_helpers import FIGURE_CLIP, LABELS, wait_idle
 from ui.curate.view import PREVIEW_TAB, CurateView
 
@@ -228,6 +229,31 @@ def test_items_filter_by_status_and_search(qtbot, window):
     qtbot.waitUntil(lambda: panel.model.rowCount() == 2, timeout=10000)
     assert {i.subject for i in panel.model.items} == {"heart", "leaf"}
 
+    # A model answered "x" for the heart (F1 1.0) and nothing useful for the leaf (F1 0).
+    ids = {i.subject: i.id for i in project.items.list()}
+    for subject, names in (("heart", ["x"]), ("leaf", ["y"])):
+        project.responses.record(
+            NewResponse(
+                item_id=ids[subject],
+                model="m",
+                condition="blind",
+                request_hash=subject,
+                status="ok",
+                labels=[{"name": n} for n in names],
+                parse_ok=True,
+            )
+        )
+    window.session.responses_changed.emit()
+    shown = {
+        panel.model.items[r].subject: panel.model.data(panel.model.index(r, 3)) for r in range(2)
+    }
+    assert shown == {"heart": "1.00", "leaf": "0.00"}
+    panel.score_filter.setCurrentText("F1 < 0.5")
+    assert [i.subject for i in panel.model.items] == ["leaf"]
+    panel.search.clear()
+    panel.score_filter.setCurrentText("No answers yet")
+    qtbot.waitUntil(lambda: [i.subject for i in panel.model.items] == ["eye"])
+
 
 def test_a_thousand_page_book_renders_only_visible_thumbnails(qtbot, window, tmp_path: Path):
     doc = pymupdf.open()
@@ -277,3 +303,25 @@ def test_a_proposed_figure_is_drawn_and_one_click_erases_it(qtbot, window):
     qtbot.waitUntil(lambda: view.draft is not None, timeout=15000)
     assert view.viewer.region == box
     assert {e.name for e in view.draft.figure.key} == set(LABELS)
+
+
+def test_a_failed_save_is_shown_and_not_left_on_the_undo_stack(qtbot, window, dialogs):
+    from ui.curate.commands import KeyEdit, stored_key_setter
+    from ui.errors import install_excepthook
+
+    install_excepthook(lambda: window)
+    view = curate(window)
+    item_id = add_item(qtbot, window)
+    stack = window.session.undo_stack
+    depth = stack.count()
+    before = window.session.require_project().items.key(item_id)
+    bad = [KeyEntry(name="  ")]  # the store refuses an entry with neither name nor marker
+    edit = KeyEdit(stored_key_setter(window.session, item_id), before, bad, "Break the key")
+    try:
+        stack.push(edit)
+    except Exception as exc:  # PySide re-raises a slot's exception in the caller
+        sys.excepthook(type(exc), exc, exc.__traceback__)
+    assert stack.count() == depth
+    assert window.session.require_project().items.key(item_id) == before
+    assert dialogs and "needs a name or a marker" in dialogs[-1][0]
+    assert view.key.model.entries == before
