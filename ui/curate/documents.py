@@ -47,13 +47,6 @@ def _document(path: str):
     return doc
 
 
-def forget(path: str) -> None:
-    """Close a cached document (e.g. after its file changed)."""
-    doc = _open.pop(path, None)
-    if doc is not None:
-        doc.close()
-
-
 def describe(path: str) -> DocumentInfo:
     """Open ``path`` and measure its pages."""
     kind = KINDS.get(Path(path).suffix.lower(), "pdf")
