@@ -12,9 +12,12 @@ The per-item flags follow the dataset card:
 * ``unsolved_core`` — no model solved the item (F1 = 1) in any condition;
 * ``recitable`` — at least one model scored F1 >= 0.5 under ``no-image``.
 
-Speed matters (the GUI opens a 7,200-cell matrix at once): everything is read
-with a handful of queries, and lexicons are cached by their rows, so the
-scorer's own memo tables (name groups, prepared keys) survive between calls.
+Speed matters (the GUI opens a 7,200-cell matrix at once). Everything is read
+with a handful of queries; lexicons are cached by their rows, so the scorer's
+own memo tables survive between calls; answers are kept by response id (stored
+responses never change) and scores by (lexicon, answer, key). Reopening the
+matrix therefore re-reads and re-scores only what changed since the last call
+(``bench/results_matrix.py``).
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from typing import TYPE_CHECKING
 from labeler.export.ids import stored_public_ids
 from labeler.lexicon import Lexicon
 from labeler.scoring import NameScore, score_names
-from labeler.store import Project
+from labeler.store import Item, KeyEntry, Project
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -120,7 +123,7 @@ FRAME_COLUMNS = (
 )
 
 
-def key_names(entries: Iterable) -> tuple[str, ...]:
+def key_names(entries: Iterable[KeyEntry]) -> tuple[str, ...]:
     """The names of an answer key, in order (marker-only entries have no name)."""
     return tuple(e.name for e in entries if e.name)
 
@@ -145,34 +148,29 @@ def load_results(project: Project, item_ids: Iterable[str] | None = None) -> lis
     additions = project.lexicon.item_rows()
     lexicons = {i: _layered(base, tuple(additions[i])) if i in additions else base for i in items}
     public = stored_public_ids(project)
-    responses = project.responses.latest(item_ids=None if wanted is None else sorted(items))
-    scored: list[tuple] = []
-    for r in responses:
-        item = items.get(r.item_id)
-        if item is None:
-            continue
-        predicted = tuple(r.predicted_names)
-        score = _score(predicted, names[r.item_id], lexicons[r.item_id])
-        scored.append((r, item, names[r.item_id], predicted, score))
+    scored: list[tuple[_Answer, Item, NameScore]] = []
+    for a in _latest_answers(project, items.keys()):
+        score = _score(a.predicted_names, names[a.item_id], lexicons[a.item_id])
+        scored.append((a, items[a.item_id], score))
     flags = item_flags(
-        (r.item_id, r.condition, s.f1) for r, *_, s in scored if r.status not in NO_ANSWER_STATUSES
+        (a.item_id, a.condition, s.f1) for a, _, s in scored if a.status not in NO_ANSWER_STATUSES
     )
     unflagged = ItemFlags(unsolved_core=True, recitable=False)
     cells = []
-    for r, item, names, predicted, s in scored:
-        f = flags.get(r.item_id, unflagged)
+    for a, item, s in scored:
+        f = flags.get(a.item_id, unflagged)
         cells.append(
             ScoredCell(
-                item_id=r.item_id,
-                public_id=public.get(r.item_id),
-                model=r.model,
-                condition=r.condition,
-                status=r.status,
-                origin=r.origin,
-                response_id=r.id,
-                parse_ok=r.parse_ok,
-                predicted_names=predicted,
-                key_names=names,
+                item_id=a.item_id,
+                public_id=public.get(a.item_id),
+                model=a.model,
+                condition=a.condition,
+                status=a.status,
+                origin=a.origin,
+                response_id=a.id,
+                parse_ok=a.parse_ok,
+                predicted_names=a.predicted_names,
+                key_names=names[a.item_id],
                 subject=item.subject,
                 tier=item.tier,
                 score=s,
@@ -216,6 +214,66 @@ def results_frame(cells: Sequence[ScoredCell]) -> pd.DataFrame:
 
 def _frame_value(value):
     return list(value) if isinstance(value, tuple) else value
+
+
+@dataclass(frozen=True, slots=True)
+class _Answer:
+    """What the matrix needs from one response (responses never change once stored)."""
+
+    id: int
+    item_id: str
+    model: str
+    condition: str
+    status: str
+    origin: str
+    parse_ok: bool
+    predicted_names: tuple[str, ...]
+
+
+#: Per project (keyed by its private salt, unique per project ever created): response id -> answer.
+_ANSWERS: dict[str, dict[int, _Answer]] = {}
+MAX_STALE_ANSWERS = 10_000
+
+
+def _latest_answers(project: Project, item_ids: Iterable[str]) -> list[_Answer]:
+    """The latest answer of every cell of ``item_ids``, oldest response first.
+
+    Responses are append-only, so an answer read once is kept by id; one cheap
+    grouping query finds each cell's latest id, and only items with a response
+    not seen before are read through the store. That keeps reopening the review
+    matrix from re-reading and re-parsing thousands of stored answers.
+    """
+    wanted = set(item_ids)
+    token = project.get_meta("id_salt") or str(project.folder.resolve())
+    memo = _ANSWERS.setdefault(token, {})
+    latest = [
+        (row[0], row[1])
+        for row in project.db.execute(
+            "SELECT MAX(id), item_id FROM responses GROUP BY item_id, model, condition"
+        )
+        if row[1] in wanted
+    ]
+    stale = sorted({item for rid, item in latest if rid not in memo})
+    fresh: dict[str, list[_Answer]] = {}
+    for r in project.responses.latest(item_ids=stale) if stale else ():
+        memo[r.id] = answer = _Answer(
+            r.id,
+            r.item_id,
+            r.model,
+            r.condition,
+            r.status,
+            r.origin,
+            r.parse_ok,
+            tuple(r.predicted_names),
+        )
+        fresh.setdefault(r.item_id, []).append(answer)
+    # a response that arrived between the two queries: the store's read wins for its item
+    out = [memo[rid] for rid, item in latest if item not in fresh]
+    out += [a for answers in fresh.values() for a in answers]
+    if len(memo) > 2 * len(latest) + MAX_STALE_ANSWERS:  # superseded answers pile up
+        keep = {rid for rid, _ in latest}
+        _ANSWERS[token] = {rid: a for rid, a in memo.items() if rid in keep}
+    return sorted(out, key=lambda a: a.id)
 
 
 def _score(predicted: tuple[str, ...], names: tuple[str, ...], lexicon: Lexicon) -> NameScore:

@@ -2,7 +2,8 @@
 
 import pymupdf
 
-from labeler.samples.book import write_sample_book
+from labeler.demo import SAMPLE_BOOK
+from labeler.samples.book import layout, write_sample_book
 
 
 def test_sample_book_places_each_figure_with_its_labels_inside_the_clip(tmp_path):
@@ -29,3 +30,14 @@ def test_sample_book_places_each_figure_with_its_labels_inside_the_clip(tmp_path
 def test_repeat_makes_a_long_book(tmp_path):
     placed = write_sample_book(tmp_path / "long.pdf", repeat=3)
     assert [p.page for p in placed] == list(range(1, 25))
+
+
+def test_shipped_sample_book_matches_the_generator(tmp_path):
+    fresh = tmp_path / "fresh.pdf"
+    write_sample_book(fresh)
+    shipped, generated = pymupdf.open(SAMPLE_BOOK), pymupdf.open(fresh)
+    assert shipped.page_count == generated.page_count
+    for a, b in zip(shipped, generated, strict=True):
+        assert a.get_text() == b.get_text()
+        assert len(a.get_drawings()) == len(b.get_drawings())
+    assert [p.clip for p in layout()] == [p.clip for p in write_sample_book(fresh)]

@@ -20,6 +20,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="also write provenance.jsonl (public ID -> source, page, clip); never publish it",
     )
     p.add_argument("--only-ready", action="store_true", help="export only items marked ready")
+    p.add_argument("--pretty-name", help="the dataset's display name (remembered by the project)")
+    p.add_argument("--license", help="the card's license id, e.g. cc-by-4.0 (remembered)")
     p.set_defaults(func=_export)
 
     p = sub.add_parser(
@@ -53,9 +55,22 @@ def _export(args: argparse.Namespace) -> int:
     from labeler.store import Project
 
     with Project.open(args.dir) as project:
+        for key in ("pretty_name", "license"):
+            value = getattr(args, key)
+            if value is not None:
+                project.set_meta(key, _one_line(value, f"--{key.replace('_', '-')}"))
         report = export_project(project, args.out, private=args.private, only_ready=args.only_ready)
     print("\n".join(report_lines(report)))
     return 0
+
+
+def _one_line(value: str, option: str) -> str:
+    from labeler.errors import LabelerError
+
+    value = value.strip()
+    if not value or "\n" in value:
+        raise LabelerError(f"{option} must be one non-empty line")
+    return value
 
 
 def _import_items(args: argparse.Namespace) -> int:
@@ -71,7 +86,7 @@ def _import_items(args: argparse.Namespace) -> int:
 
 
 def _import_results(args: argparse.Namespace) -> int:
-    from labeler.export.importer import import_results
+    from labeler.export.importer import import_results, listed
     from labeler.store import Project
 
     with Project.open(args.dir) as project:
@@ -80,10 +95,10 @@ def _import_results(args: argparse.Namespace) -> int:
     if report.unknown_items:
         print(
             f"  skipped {report.skipped_rows} row(s) for {len(report.unknown_items)} unknown "
-            f"item(s): {', '.join(report.unknown_items)}"
+            f"item(s): {listed(report.unknown_items)}"
         )
     if report.key_differs:
-        print(f"  answer key differs from the published one: {', '.join(report.key_differs)}")
+        print(f"  answer key differs from the published one: {listed(report.key_differs)}")
     if report.score_differs:
         print(f"  {report.score_differs} row(s) score differently with this project's lexicon")
     return 0

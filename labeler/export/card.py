@@ -76,7 +76,7 @@ def _feature(f: Field) -> list[str]:
 def _front_matter(info: CardInfo, n_rows: int, results_bytes: int) -> str:
     lines = [
         "---",
-        f"license: {info.license}",
+        f"license: {_q(info.license)}",
         "task_categories:",
         "  - visual-question-answering",
         "language:",

@@ -1,8 +1,9 @@
 """One export: choose items, number them, build and validate every file, then write.
 
-The whole export runs in one project transaction: new public numbers are
-committed only if the files were written, so a failed export changes neither
-the folder nor the project.
+Numbering, building, validating and writing run in one project transaction:
+new public numbers are committed only if the files were written, so a failed
+export changes neither the folder nor the project. Scoring happens just before,
+outside the write lock.
 """
 
 from __future__ import annotations
@@ -67,7 +68,11 @@ def export_project(
     private: bool = False,
     only_ready: bool = False,
 ) -> ExportReport:
-    """Export the project's items and latest scored responses to ``out``."""
+    """Export the project's items and latest scored responses to ``out``.
+
+    The card's name and license are the project settings ``pretty_name`` (default:
+    the project's name) and ``license`` (default ``cc-by-nc-4.0``).
+    """
     folder = Path(out) if out is not None else default_folder(project)
     items = select_items(project, only_ready=only_ready)
     if not items:
@@ -75,12 +80,13 @@ def export_project(
         raise ExportError(
             f"nothing to export: the project has no {which}items that are not excluded"
         )
+    # scored before the write lock is taken: a run writing answers is not held up by scoring
+    cells = load_results(project, [i.id for i in items])
+    answered = [c for c in cells if c.answered]
     with project.transaction():
         numbered = stored_public_ids(project)
         public = assign_public_ids(project, [i.id for i in items])
         new_ids = len(public.keys() - numbered.keys())
-        cells = load_results(project, list(public))
-        answered = [c for c in cells if c.answered]
         results = result_rows(answered, public)
         items_out = item_rows(project, items, answered, public)
         files = _files(project, results, items_out)

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from labeler.errors import LabelerError
-from labeler.export.ids import internal_ids_by_public, set_public_number
+from labeler.export.ids import internal_ids_by_public, parse_public_id, set_public_number
 from labeler.export.validate import READING, validate_items, validate_results
 from labeler.results import key_names, project_lexicon
 from labeler.scoring import score_names
@@ -57,7 +57,8 @@ class ResultsImport:
     score_differs: int = 0  # rows whose published F1 differs from this project's score
 
 
-def _listed(ids: list[str]) -> str:
+def listed(ids: list[str]) -> str:
+    """At most the first few ids, then how many more."""
     more = len(ids) - MAX_LISTED
     return ", ".join(ids[:MAX_LISTED]) + (f" and {more} more" if more > 0 else "")
 
@@ -108,7 +109,7 @@ def import_items(project: Project, path: str | os.PathLike[str]) -> ItemsImport:
                 notes=IMPORT_NOTE,
                 key=key_entries(row["key_names"], row["markers"]),
             )
-            set_public_number(project, item.id, int(public.rsplit("-", 1)[1]))
+            set_public_number(project, item.id, parse_public_id(project.id_prefix, public))
             for canonical, synonym, relation in row["lexicon"]:
                 project.lexicon.add(canonical, synonym, relation, item_id=item.id)
             created.append(public)
@@ -128,7 +129,7 @@ def import_results(
     if unknown and not skip_unknown:
         raise LabelerError(
             f"{path} has results for {len(unknown)} item(s) this project does not have: "
-            f"{_listed(unknown)}; import their items first (`labeler import-items`) "
+            f"{listed(unknown)}; import their items first (`labeler import-items`) "
             "or pass --skip-unknown to import the rest"
         )
     rows = [r for r in published if r["item_id"] in by_public]

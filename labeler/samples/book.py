@@ -38,30 +38,37 @@ class PlacedFigure:
     spec: FigureSpec
 
 
+def layout(figures: Sequence[FigureSpec] = FIGURES, repeat: int = 1) -> list[PlacedFigure]:
+    """Where each figure goes: one per page, in order (no drawing; cheap)."""
+    return [
+        PlacedFigure(n, tuple(round(v, 2) for v in _figure_clip(spec)), spec)
+        for n, spec in enumerate(list(figures) * repeat, start=1)
+    ]
+
+
 def write_sample_book(
     path: str | Path, figures: Sequence[FigureSpec] = FIGURES, repeat: int = 1
 ) -> list[PlacedFigure]:
     """Write the book to ``path`` and return its figures' placements."""
     doc = pymupdf.open()
-    placed = []
-    for n, spec in enumerate(list(figures) * repeat, start=1):
+    placed = layout(figures, repeat)
+    for fig in placed:
+        spec, clip = fig.spec, pymupdf.Rect(fig.clip)
         page = doc.new_page(width=PAGE_W, height=PAGE_H)
-        page.insert_text(
-            (60, 80),
-            f"Chapter {1 + (n - 1) // 8}: Structure and function",
-            fontname="hebo",
-            fontsize=14,
-        )
+        chapter = f"Chapter {1 + (fig.page - 1) // 8}: Structure and function"
+        page.insert_text((60, 80), chapter, fontname="hebo", fontsize=14)
         page.insert_textbox(
             pymupdf.Rect(60, 95, PAGE_W - 60, 170), BODY, fontname=FONT, fontsize=10
         )
-        clip = _figure_clip(spec)
         if spec.raster:
             page.insert_image(clip, stream=_raster_png(spec, clip))
         else:
             _draw_figure(page, spec)
         page.insert_text(
-            (clip.x0, clip.y1 + 18), f"Figure {n}. {spec.title}.", fontname="heit", fontsize=9
+            (clip.x0, clip.y1 + 18),
+            f"Figure {fig.page}. {spec.title}.",
+            fontname="heit",
+            fontsize=9,
         )
         page.insert_textbox(
             pymupdf.Rect(60, clip.y1 + 40, PAGE_W - 60, PAGE_H - 60),
@@ -69,7 +76,6 @@ def write_sample_book(
             fontname=FONT,
             fontsize=10,
         )
-        placed.append(PlacedFigure(n, tuple(round(v, 2) for v in clip), spec))
     doc.save(path, garbage=3, deflate=True)
     doc.close()
     return placed

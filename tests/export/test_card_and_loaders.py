@@ -84,6 +84,10 @@ def test_datasets_loads_the_export_offline_with_the_declared_features(
     monkeypatch.setenv("HF_DATASETS_CACHE", str(tmp_path / "hf" / "datasets"))
     import datasets
 
+    # in case datasets was imported earlier in the session (it reads these at import)
+    monkeypatch.setattr(datasets.config, "HF_HUB_OFFLINE", True)
+    monkeypatch.setattr(datasets.config, "HF_DATASETS_OFFLINE", True)
+    monkeypatch.setattr(datasets.config, "HF_DATASETS_CACHE", tmp_path / "hf" / "datasets")
     ds = datasets.load_dataset(str(export_dir), cache_dir=str(tmp_path / "hf" / "cache"))
     train = ds["train"]
     assert train.num_rows == 14
@@ -94,6 +98,12 @@ def test_datasets_loads_the_export_offline_with_the_declared_features(
     assert train.features["predicted_names"] == datasets.List(datasets.Value("string"))
     first = json.loads((export_dir / "results.jsonl").read_text().splitlines()[0])
     assert train[0] == first
+    items = datasets.load_dataset(
+        "json", data_files=str(export_dir / "items.jsonl"), cache_dir=str(tmp_path / "hf" / "c2")
+    )["train"]
+    assert items.num_rows == 3 and items.features["lexicon"] == datasets.List(
+        datasets.List(datasets.Value("string"))
+    )
     assert not [p for p in export_dir.rglob("*") if p.name.startswith(".") or "cache" in p.name]
 
 
@@ -107,3 +117,17 @@ def test_pandas_reads_both_files(export_dir):
     assert len(items) == 3 and items["item_id"].str.match(r"NALANDA-\d+$").all()
     sample = pd.read_json(export_dir / "sample" / "results.jsonl", lines=True)
     assert sample.equals(results.head(10))
+
+
+def test_card_name_and_license_options_are_remembered(project, tmp_path):
+    from labeler.cli import main
+
+    project.close()
+    proj, out = tmp_path / "proj", tmp_path / "card"
+    argv = ["export", str(proj), "--out", str(out), "--pretty-name", "BLINDSPOT: hearts"]
+    assert main([*argv, "--license", "cc-by-4.0"]) == 0
+    assert main(["export", str(proj), "--out", str(out)]) == 0  # remembered
+    meta = front_matter((out / "README.md").read_text(encoding="utf-8"))
+    assert (meta["pretty_name"], meta["license"]) == ("BLINDSPOT: hearts", "cc-by-4.0")
+    assert "# BLINDSPOT: hearts\n" in (out / "README.md").read_text(encoding="utf-8")
+    assert main(["export", str(proj), "--out", str(out), "--license", " "]) == 2

@@ -94,3 +94,26 @@ def test_filter_by_items_and_frame(project):
     assert frame["predicted_names"].map(type).eq(list).all()
     assert frame.loc[frame["condition"] == "no-image", "f1"].tolist() == [1.0, 1.0]
     assert frame["public_id"].isna().all()  # not exported yet, so not numbered
+
+
+def test_reloads_see_new_answers_and_deleted_items(project):
+    first = by_cell(load_results(project))
+    answer(project, CELL, MODELS[1], "blind", ["nucleus", "mitochondrion"])
+    second = by_cell(load_results(project))
+    assert (CELL, MODELS[1], "blind") not in first and second[(CELL, MODELS[1], "blind")].f1 == 1.0
+    assert second[(CELL, MODELS[1], "told")] == first[(CELL, MODELS[1], "told")]
+    project.items.delete(CELL)
+    assert CELL not in {c.item_id for c in load_results(project)}
+
+
+def test_two_projects_never_share_answers(tmp_path):
+    from labeler.store import KeyEntry, Project
+
+    results = []
+    for name in ("a", "b"):
+        with Project.create(tmp_path / name) as p:
+            item = p.items.add(item_id="same-id", key=[KeyEntry("Aorta")])
+            answer(p, item.id, "m", "told", ["aorta"] if name == "a" else ["vein"])
+            results.append(load_results(p)[0])
+    assert [r.f1 for r in results] == [1.0, 0.0]
+    assert results[0].response_id == results[1].response_id  # same id, different projects

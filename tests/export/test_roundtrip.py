@@ -139,3 +139,25 @@ def test_import_reports_a_changed_key_and_changed_scores(project, tmp_path):
     assert report.key_differs == [stored_public_ids(project)[heart]]
     assert report.score_differs > 0  # the published scores used the old key
     assert report.unchanged == 14 and report.imported == 0
+
+
+def test_markers_without_names_survive_the_round_trip(tmp_path):
+    from labeler.export.exporter import export_project
+    from labeler.store import KeyEntry
+
+    with Project.create(tmp_path / "p", id_prefix="NALANDA") as p:
+        key = [KeyEntry("", marker="C"), KeyEntry("Nucleus", marker="A"), KeyEntry("Vacuole")]
+        p.items.add(subject="plant cell", pattern="C", key=key, status="ready")
+        export_project(p, tmp_path / "first")
+    row = json.loads((tmp_path / "first" / "items.jsonl").read_text())
+    assert row["markers"] == {"A": "Nucleus", "C": None}
+    assert row["key_names"] == ["Nucleus", "Vacuole"]
+    with Project.create(tmp_path / "fresh", id_prefix="NALANDA", name="p") as fresh:
+        import_items(fresh, tmp_path / "first" / "items.jsonl")
+        (item,) = fresh.items.list()
+        assert [(e.name, e.marker) for e in fresh.items.key(item.id)] == [
+            ("Nucleus", "A"), ("Vacuole", None), ("", "C"),
+        ]  # fmt: skip
+        export_project(fresh, tmp_path / "second")
+    for name in FILES:
+        assert (tmp_path / "first" / name).read_bytes() == (tmp_path / "second" / name).read_bytes()

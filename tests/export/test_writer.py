@@ -67,3 +67,25 @@ def test_nothing_to_export(project, tmp_path):
         project.items.update(item.id, status="excluded")
     with pytest.raises(ExportError, match="nothing to export"):
         export_project(project, tmp_path / "out")
+
+
+def test_a_failed_swap_restores_the_previous_export(project, tmp_path, monkeypatch):
+    import os
+
+    out = tmp_path / "out"
+    export_project(project, out)
+    before = (out / "results.jsonl").read_bytes()
+    real_replace = os.replace
+
+    def failing_replace(src, dst):
+        if str(src).endswith(".tmp"):  # the new folder going into place
+            raise OSError(28, "No space left on device")
+        return real_replace(src, dst)
+
+    monkeypatch.setattr(os, "replace", failing_replace)
+    with pytest.raises(OSError, match="No space left"):
+        write_export(out, {"README.md": b"new card"})
+    monkeypatch.undo()
+    assert (out / "results.jsonl").read_bytes() == before
+    assert (out / "README.md").read_bytes() != b"new card"
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".out")) == []

@@ -47,7 +47,8 @@ _GEMINI_PATH = re.compile(r"^/v1beta/models/([^/:]+):generateContent$")
 
 @dataclass(frozen=True)
 class Reply:
-    """What the server answers: ok | truncated | refused | empty | blocked | stream_error | http."""
+    """What the server answers: ok | truncated | refused | empty | blocked | stream_error |
+    minimal | http."""
 
     kind: str = "ok"
     text: str = ANSWER
@@ -75,6 +76,11 @@ def empty() -> Reply:
 def stream_error() -> Reply:
     """Anthropic only: an ``overloaded_error`` event in the middle of a streamed answer."""
     return Reply("stream_error")
+
+
+def minimal(text: str = ANSWER) -> Reply:
+    """OpenAI only: a bare completion as some local servers send it (no usage, no refusal)."""
+    return Reply("minimal", text)
 
 
 def blocked() -> Reply:
@@ -357,6 +363,12 @@ def _error_body(provider: str, status: int) -> dict:
 
 
 def _openai_body(seen: Seen, reply: Reply, usage_in: int, usage_out: int) -> dict:
+    if reply.kind == "minimal":  # what some local servers send: no usage, no refusal field
+        message = {"role": "assistant", "content": reply.text}
+        return {
+            "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+            "usage": None,
+        }
     content: str | None = reply.text
     refusal = None
     finish = {"ok": "stop", "truncated": "length", "empty": "length"}.get(reply.kind, "stop")

@@ -1,13 +1,13 @@
 """The prompts are byte-identical to the dataset card's code blocks."""
 
 import re
-from pathlib import Path
 
 import pytest
 
 from labeler.prompts import CONDITIONS, build_prompt, needs_image
+from tests.paths import REFERENCE
 
-CARD = Path("/work/shared/reference/blindspot-dataset-card.md")
+CARD = REFERENCE / "blindspot-dataset-card.md"
 
 
 def card_prompts() -> dict[str, str]:

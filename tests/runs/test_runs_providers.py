@@ -12,6 +12,7 @@ from runs_loopback import (
     blocked,
     empty,
     http_error,
+    minimal,
     ok,
     refused,
     stream_error,
@@ -164,3 +165,11 @@ def test_anthropic_error_event_mid_stream_is_retried(project, server, key_env, t
     run(project, models(tmp_path, server, "anthropic"), ["told"], ["heart"], retry=FAST)
     (row,) = project.responses.latest()
     assert (row.status, row.attempts, row.predicted_names) == ("ok", 2, ["aorta", "left ventricle"])
+
+
+def test_bare_local_server_reply_without_usage(project, server, key_env, tmp_path):
+    server.script("of: the human heart", minimal())
+    run(project, models(tmp_path, server, "openai"), ["told"], ["heart"], retry=FAST)
+    (row,) = project.responses.latest()
+    assert (row.status, row.input_tokens, row.cost_usd) == ("ok", None, None)
+    assert row.predicted_names == ["aorta", "left ventricle"]

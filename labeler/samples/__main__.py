@@ -1,0 +1,10 @@
+"""``python -m labeler.samples [PATH]`` regenerates the shipped sample textbook."""
+
+import sys
+
+from labeler.demo import SAMPLE_BOOK
+from labeler.samples.book import write_sample_book
+
+target = sys.argv[1] if len(sys.argv) > 1 else SAMPLE_BOOK
+write_sample_book(target)
+print(f"wrote {target}")
