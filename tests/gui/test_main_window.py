@@ -17,7 +17,7 @@ from tests.gui.gui_helpers import wait_idle
 from ui import main_window
 from ui.errors import install_excepthook, show_error
 from ui.main_window import MainWindow, Placeholder
-from ui.settings import recent_projects
+from ui.settings import app_settings, recent_projects
 from ui.shortcuts import ShortcutsDialog
 from ui.theme import apply_theme
 
@@ -139,10 +139,16 @@ def non_blank(path: Path) -> QImage:
     return image
 
 
-def test_gui_command_writes_a_screenshot(qtbot, project_dir: Path, tmp_path: Path):
+def test_gui_command_writes_a_screenshot_without_touching_user_settings(
+    qtbot, project_dir: Path, tmp_path: Path
+):
+    app_settings().setValue("ui/theme", "dark")
     out = tmp_path / "shots" / "curate.png"
     assert cli_main(["gui", str(project_dir), "--view", "curate", "--screenshot", str(out)]) == 0
-    non_blank(out)
+    image = non_blank(out)
+    assert QColor(image.pixel(1270, 300)).lightness() > 200  # the default (light) palette
+    assert app_settings().value("ui/theme") == "dark"
+    assert app_settings().value("recent/projects") is None  # a screenshot is not a visit
 
 
 def test_gui_command_on_a_bad_folder_is_one_clear_error(capsys, tmp_path: Path):
