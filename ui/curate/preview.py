@@ -274,19 +274,25 @@ class ErasePreview(QWidget):
             )
             dot.setToolTip(f"{entry.name or entry.marker}: leader line ends here")
             self._add(dot, 45)
-        if entry.marker and entry.bbox is not None:
-            self._add_badge(entry.marker, QPointF(entry.bbox[0], entry.bbox[1]))
+        if entry.bbox is not None:
+            # The marker letter, or the row number that links the box to the key table.
+            text = entry.marker or str(row + 1)
+            self._add_badge(text, QPointF(entry.bbox[0], entry.bbox[1]), filled=bool(entry.marker))
 
-    def _add_badge(self, text: str, at: QPointF) -> None:
+    def _add_badge(self, text: str, at: QPointF, filled: bool) -> None:
         scene = self.canvas.scene()
         label = scene.addSimpleText(text)
         font = QFont()
         font.setBold(True)
-        font.setPointSizeF(7)
+        font.setPointSizeF(6.5)
         label.setFont(font)
-        label.setBrush(QBrush(QColor("#ffffff")))
+        label.setBrush(QBrush(QColor("#ffffff") if filled else OVERLAY["label"]))
         bounds = label.boundingRect().adjusted(-2, -1, 2, 1)
-        back = scene.addRect(bounds, outline(OVERLAY["label"], 1.0), QBrush(OVERLAY["label"]))
+        back = scene.addRect(
+            bounds,
+            outline(OVERLAY["label"], 1.0),
+            QBrush(OVERLAY["label"] if filled else QColor("#ffffff")),
+        )
         back.setPos(at.x() - bounds.width() - 1, at.y() - bounds.height() / 2)
         label.setPos(back.pos())
         self._add(back, 50)
