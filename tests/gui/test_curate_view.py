@@ -325,3 +325,26 @@ def test_a_failed_save_is_shown_and_not_left_on_the_undo_stack(qtbot, window, di
     assert window.session.require_project().items.key(item_id) == before
     assert dialogs and "needs a name or a marker" in dialogs[-1][0]
     assert view.key.model.entries == before
+
+
+def test_reject_and_add_box_tools_re_erase_the_draft(qtbot, window):
+    view = curate(window)
+    erase_figure_by_drag(qtbot, view)
+    preview, canvas = view.preview, view.preview.canvas
+    nucleus = next(e for e in view.draft.figure.key if e.name == "Nucleus")
+
+    preview.set_tool("removed_boxes")
+    centre = QPointF(
+        (nucleus.bbox[0] + nucleus.bbox[2]) / 2, (nucleus.bbox[1] + nucleus.bbox[3]) / 2
+    )
+    QTest.mouseClick(canvas.viewport(), Qt.MouseButton.LeftButton, pos=canvas.mapFromScene(centre))
+    qtbot.waitUntil(lambda: [e.name for e in view.draft.figure.key] == ["Cell wall"], timeout=15000)
+    assert view.draft.figure.edits["removed_boxes"] == (tuple(nucleus.bbox),)
+    assert view.key.model.rowCount() == 1
+
+    preview.set_tool("extra_boxes")
+    x0, y0, x1, y1 = nucleus.bbox
+    drag(canvas, (x0 - 3, y0 - 3, x1 + 3, y1 + 3))
+    qtbot.waitUntil(lambda: "Nucleus" in {e.name for e in view.draft.figure.key}, timeout=15000)
+    [extra] = view.draft.figure.edits["extra_boxes"]
+    assert extra[0] < x0 and extra[2] > x1

@@ -182,3 +182,32 @@ def test_page_zoom_keys(qtbot, window, key):
     assert (canvas.zoom() > before) == (key == Qt.Key.Key_Plus)
     wait_idle(qtbot)
     qtbot.waitUntil(lambda: abs(canvas.rendered_dpi - min(300, 72 * canvas.zoom())) < 2)
+
+
+def test_file_menu_new_project_add_pdf_and_recent(qtbot, window, monkeypatch, tmp_path: Path):
+    from PySide6.QtWidgets import QFileDialog
+
+    from tests.gui.gui_helpers import write_cell_pdf
+
+    old = window.session.require_project().folder
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(fresh))
+    window.shortcuts.action("file.new").trigger()
+    assert window.session.require_project().folder == fresh
+    assert window.windowTitle() == "fresh — Labeler"
+
+    pdf = write_cell_pdf(tmp_path / "more.pdf")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(pdf), ""))
+    window.shortcuts.action("file.add_pdf").trigger()
+    curate = window.views["curate"]
+    qtbot.waitUntil(lambda: curate.viewer.info is not None and curate.viewer.info.path == str(pdf))
+    [source] = window.session.require_project().sources.all()
+    assert (source.page_count, source.kind) == (2, "pdf")
+
+    window.recent_menu.aboutToShow.emit()
+    paths = [a.text() for a in window.recent_menu.actions()]
+    assert paths == [str(fresh.resolve()), str(old.resolve())]
+    window.recent_menu.actions()[1].trigger()
+    assert window.session.require_project().folder == old
+    wait_idle(qtbot)
