@@ -8,13 +8,17 @@ folder, then, offscreen:
   zoom's resolution is on the canvas (worker hop, pixmap conversion, scene
   update) — reported as a ratio to ``bare``;
 - ``thumbnails``: opening the book in the viewer until the visible thumbnails
-  are drawn, and how many pages were rendered to get there (never 1,000).
+  are drawn, and how many pages were rendered to get there (never 1,000);
+- ``stall``: the longest the GUI thread's event loop went without a turn while
+  a worker erased each figure of the shipped sample textbook (vector, marker
+  and raster/OCR figures) — the goal is that it never blocks > 100 ms.
 
 Run: ``python bench/viewer.py``.
 """
 
 from __future__ import annotations
 
+import itertools
 import os
 import statistics
 import sys
@@ -105,6 +109,35 @@ def main() -> None:
     print(
         f"open book + visible thumbnails: {thumbs_s * 1000:.0f} ms, {rendered} of {PAGES} rendered"
     )
+    erase_stalls(app)
+
+
+def erase_stalls(app: QApplication) -> None:
+    """Erase every sample figure in a worker while timing the GUI thread's event-loop turns."""
+    from PySide6.QtCore import QTimer
+
+    from labeler.samples.book import layout
+
+    book = Path(__file__).resolve().parents[1] / "resources" / "sample" / "textbook.pdf"
+    ticks: list[float] = []
+    timer = QTimer(interval=5)
+    timer.timeout.connect(lambda: ticks.append(time.perf_counter()))
+    for figure in layout():
+        job = workers.Worker(documents.erase, str(book), figure.page, figure.clip, 200)
+        done: list[bool] = []
+        job.signals.finished.connect(lambda d=done: d.append(True))
+        ticks.clear()
+        timer.start()
+        t0 = time.perf_counter()
+        workers.start(job, workers.document_pool(), workers.PRIORITY_USER)
+        wait(app, lambda d=done: bool(d), timeout=120)
+        took = time.perf_counter() - t0
+        timer.stop()
+        gaps = [b - a for a, b in itertools.pairwise(ticks)]
+        print(
+            f"erase {figure.spec.title[:34]:34s} {took * 1000:6.0f} ms, "
+            f"longest GUI stall {max(gaps, default=took) * 1000:5.1f} ms"
+        )
 
 
 if __name__ == "__main__":

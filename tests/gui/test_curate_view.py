@@ -225,6 +225,11 @@ def test_items_filter_by_status_and_search(qtbot, window):
     panel.filters["status"].setCurrentIndex(panel.filters["status"].findData("ready"))
     assert [i.subject for i in panel.model.items] == ["heart"]
     panel.filters["status"].setCurrentIndex(0)
+    window.shortcuts.action("curate.next_item").trigger()
+    window.shortcuts.action("curate.next_item").trigger()
+    assert curate(window).item.id == panel.model.items[1].id
+    window.shortcuts.action("curate.previous_item").trigger()
+    assert curate(window).item.id == panel.model.items[0].id
     QTest.keyClicks(panel.search, "ea")
     qtbot.waitUntil(lambda: panel.model.rowCount() == 2, timeout=10000)
     assert {i.subject for i in panel.model.items} == {"heart", "leaf"}

@@ -235,6 +235,13 @@ class ItemsPanel(QWidget):
         self.table.blockSignals(False)
         self.table.scrollTo(self.model.index(row, 0))
 
+    def step(self, delta: int) -> None:
+        """Select the next (+1) or previous (-1) item in the list."""
+        rows = self.model.rowCount()
+        if rows:
+            row = min(rows - 1, max(0, self.table.currentIndex().row() + delta))
+            self.table.selectRow(row)
+
     def select_source(self, source_id: int) -> None:
         """Highlight ``source_id`` in the sources list without emitting."""
         for row in range(self.sources.rowCount()):

@@ -137,6 +137,8 @@ class CurateView(QWidget):
 
         registry.register("curate.toggle_original", self.preview.toggle_action, "Space")
         action("curate.add_item", "Add draft as item", self.add_draft, "Ctrl+Return", self)
+        action("curate.next_item", "Next item", lambda: self.items.step(1), "Alt+Down", self)
+        action("curate.previous_item", "Previous item", lambda: self.items.step(-1), "Alt+Up", self)
         action("curate.next_page", "Next page", lambda: self.viewer.step(1), "PgDown", self.viewer)
         action(
             "curate.previous_page",
