@@ -101,6 +101,15 @@ def test_drag_a_region_erases_it_and_adding_stores_the_item(qtbot, window):
     assert view.items.model.rowCount() == 1
     assert view.items.current_item_id() == item.id
 
+    # A new draft deselects the item; clicking the item again shows it again.
+    view.centre.setCurrentIndex(0)
+    drag(view.viewer.canvas, FIGURE_CLIP)
+    qtbot.waitUntil(lambda: view.draft is not None, timeout=15000)
+    assert view.item is None and view.items.current_item_id() is None
+    row = view.items.table.visualRect(view.items.model.index(0, 0)).center()
+    QTest.mouseClick(view.items.table.viewport(), Qt.MouseButton.LeftButton, pos=row)
+    assert view.item.id == item.id and view.draft is None
+
 
 def add_item(qtbot, window) -> str:
     view = curate(window)

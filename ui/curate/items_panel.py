@@ -235,6 +235,11 @@ class ItemsPanel(QWidget):
         self.table.blockSignals(False)
         self.table.scrollTo(self.model.index(row, 0))
 
+    def clear_item(self) -> None:
+        """Select no item (so clicking the previous one selects it again)."""
+        self.table.setCurrentIndex(QModelIndex())
+        self.table.clearSelection()
+
     def step(self, delta: int) -> None:
         """Select the next (+1) or previous (-1) item in the list."""
         rows = self.model.rowCount()

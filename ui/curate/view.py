@@ -282,7 +282,7 @@ class CurateView(QWidget):
         refit = self.draft is None or self.draft.figure.clip != figure.clip
         self.draft = Draft(path, page, figure)
         self.item = None
-        self.items.table.clearSelection()
+        self.items.clear_item()
         self.preview.set_figure(figure, refit=refit)
         self.centre.setCurrentIndex(PREVIEW_TAB)
         self._show_side()
