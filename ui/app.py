@@ -19,7 +19,7 @@ from PySide6.QtWidgets import QApplication
 from ui import errors, workers
 from ui.errors import install_excepthook
 from ui.main_window import MainWindow
-from ui.settings import APPLICATION, ORGANIZATION, app_settings
+from ui.settings import APPLICATION, ORGANIZATION, app_settings, scratch_settings
 from ui.theme import apply_theme
 
 SCREENSHOT_SIZE = (1280, 800)
@@ -73,21 +73,22 @@ def run_app(
     """
     if screenshot is not None:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        # Default layout and palette, not the user's remembered ones (which stay untouched);
+        # errors go to stderr because nobody could close a dialog offscreen.
+        with scratch_settings():
+            ensure_app()
+            window = MainWindow()
+            errors.set_interactive(False)
+            try:
+                _open(window, project_dir, view)
+                save_screenshot(window, screenshot)
+            finally:
+                window.close()
+                window.deleteLater()
+                errors.set_interactive(True)
+        return 0
     app = ensure_app()
     window = MainWindow()
-    if screenshot is not None:
-        # Nobody could close a dialog offscreen: errors go to stderr meanwhile; and a
-        # screenshot must not overwrite the user's remembered window layout.
-        errors.set_interactive(False)
-        window.remember_state = False
-        try:
-            _open(window, project_dir, view)
-            save_screenshot(window, screenshot)
-        finally:
-            window.close()
-            window.deleteLater()
-            errors.set_interactive(True)
-        return 0
     install_excepthook(lambda: window)
     _open(window, project_dir, view)
     window.show()

@@ -80,7 +80,7 @@ class MainWindow(QMainWindow):
         self.session = session or Session(self)
         self.shortcuts = ShortcutRegistry()
         self.views: dict[str, QWidget] = {}
-        self.remember_state = True  # False: closing does not write the layout to the settings
+        self.remember_state = True  # False: closing does not write the layout (tests)
         self.setWindowTitle("Labeler")
         self.setMinimumSize(QSize(960, 600))
 

@@ -2,11 +2,15 @@
 
 All of them live in one INI-format ``QSettings`` so a curator can read or
 delete the file, and tests can point Qt at a temporary folder with
-``QSettings.setPath``.
+``QSettings.setPath``. Screenshots use :func:`scratch_settings`, so they show
+the default layout and never touch the user's file.
 """
 
 from __future__ import annotations
 
+import contextlib
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 from PySide6.QtCore import QSettings
@@ -15,12 +19,29 @@ ORGANIZATION = "Labeler"
 APPLICATION = "Labeler"
 MAX_RECENT = 8
 
+_scratch_file: Path | None = None
+
 
 def app_settings() -> QSettings:
     """The settings store every GUI part reads and writes."""
+    if _scratch_file is not None:
+        return QSettings(str(_scratch_file), QSettings.Format.IniFormat)
     return QSettings(
         QSettings.Format.IniFormat, QSettings.Scope.UserScope, ORGANIZATION, APPLICATION
     )
+
+
+@contextlib.contextmanager
+def scratch_settings() -> Iterator[None]:
+    """Inside, settings start empty and are thrown away afterwards."""
+    global _scratch_file
+    previous = _scratch_file
+    with tempfile.TemporaryDirectory(prefix="labeler-settings-") as folder:
+        _scratch_file = Path(folder) / "Labeler.ini"
+        try:
+            yield
+        finally:
+            _scratch_file = previous
 
 
 def recent_projects() -> list[str]:

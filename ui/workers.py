@@ -24,12 +24,12 @@ from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 # Priorities in the document pool: higher runs first.
 PRIORITY_BACKGROUND = 0  # thumbnails
+PRIORITY_DETAIL = 3  # figure proposals: after the page itself is on screen
 PRIORITY_VIEW = 5  # the page the curator is looking at
 PRIORITY_USER = 10  # an erase or proposal the curator asked for
 
 _document_pool: QThreadPool | None = None
-_live: set[Worker] = set()
-_live_lock = threading.Lock()
+_live: set[Worker] = set()  # touched on the GUI thread only
 
 
 class Cancelled(Exception):
@@ -156,8 +156,7 @@ def general_pool() -> QThreadPool:
 
 def start(worker: Worker, pool: QThreadPool | None = None, priority: int = 0) -> Worker:
     """Queue ``worker`` (on the general pool unless told) and keep it alive until it finishes."""
-    with _live_lock:
-        _live.add(worker)
+    _live.add(worker)
     # Released on the GUI thread once `finished` is delivered there, so the signals
     # object outlives every queued signal it sent.
     worker.signals.finished.connect(lambda: _release(worker))
@@ -173,11 +172,9 @@ def withdraw(worker: Worker, pool: QThreadPool) -> None:
 
 
 def _release(worker: Worker) -> None:
-    with _live_lock:
-        _live.discard(worker)
+    _live.discard(worker)
 
 
 def busy() -> bool:
     """True while any worker started through :func:`start` has not finished."""
-    with _live_lock:
-        return bool(_live)
+    return bool(_live)

@@ -55,18 +55,9 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _build_demo(folder: Path) -> None:
-    """Build the demo project unless ``folder`` already holds one."""
-    from labeler.store import Project
+    """Build the demo project unless ``folder`` already holds one (then it is reused)."""
+    from labeler.demo import build_demo_project
     from labeler.store.project import DB_NAME
 
-    if (folder / DB_NAME).exists():
-        return
-    try:
-        from labeler.demo import build_demo_project
-    except ModuleNotFoundError as exc:
-        if exc.name != "labeler.demo":
-            raise
-        # The sample book is not in this build yet: an empty project still opens.
-        Project.create(folder, name="Labeler demo").close()
-        return
-    build_demo_project(folder).close()
+    if not (folder / DB_NAME).exists():
+        build_demo_project(folder).close()

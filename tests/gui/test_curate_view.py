@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pymupdf
-from PySide6.QtCore import QPoint, QPointF, Qt
+from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QImage
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLineEdit
 
-from labeler.store import KeyEntry
+from labeler.store import KeyEntry, NewResponse
 from tests.gui.gui_helpers import FIGURE_CLIP, LABELS, wait_idle
 from ui.curate.view import PREVIEW_TAB, CurateView
 
@@ -99,6 +100,15 @@ def test_drag_a_region_erases_it_and_adding_stores_the_item(qtbot, window):
     assert project.assets.path(item.question_asset).is_file()
     assert view.items.model.rowCount() == 1
     assert view.items.current_item_id() == item.id
+
+    # A new draft deselects the item; clicking the item again shows it again.
+    view.centre.setCurrentIndex(0)
+    drag(view.viewer.canvas, FIGURE_CLIP)
+    qtbot.waitUntil(lambda: view.draft is not None, timeout=15000)
+    assert view.item is None and view.items.current_item_id() is None
+    row = view.items.table.visualRect(view.items.model.index(0, 0)).center()
+    QTest.mouseClick(view.items.table.viewport(), Qt.MouseButton.LeftButton, pos=row)
+    assert view.item.id == item.id and view.draft is None
 
 
 def add_item(qtbot, window) -> str:
@@ -224,9 +234,39 @@ def test_items_filter_by_status_and_search(qtbot, window):
     panel.filters["status"].setCurrentIndex(panel.filters["status"].findData("ready"))
     assert [i.subject for i in panel.model.items] == ["heart"]
     panel.filters["status"].setCurrentIndex(0)
+    window.shortcuts.action("curate.next_item").trigger()
+    window.shortcuts.action("curate.next_item").trigger()
+    assert curate(window).item.id == panel.model.items[1].id
+    window.shortcuts.action("curate.previous_item").trigger()
+    assert curate(window).item.id == panel.model.items[0].id
     QTest.keyClicks(panel.search, "ea")
-    qtbot.waitUntil(lambda: panel.model.rowCount() == 2)
+    qtbot.waitUntil(lambda: panel.model.rowCount() == 2, timeout=10000)
     assert {i.subject for i in panel.model.items} == {"heart", "leaf"}
+
+    # A model answered "x" for the heart (F1 1.0) and nothing useful for the leaf (F1 0).
+    ids = {i.subject: i.id for i in project.items.list()}
+    for subject, names in (("heart", ["x"]), ("leaf", ["y"])):
+        project.responses.record(
+            NewResponse(
+                item_id=ids[subject],
+                model="m",
+                condition="blind",
+                request_hash=subject,
+                status="ok",
+                labels=[{"name": n} for n in names],
+                parse_ok=True,
+            )
+        )
+    window.session.responses_changed.emit()
+    shown = {
+        panel.model.items[r].subject: panel.model.data(panel.model.index(r, 3)) for r in range(2)
+    }
+    assert shown == {"heart": "1.00", "leaf": "0.00"}
+    panel.score_filter.setCurrentText("F1 < 0.5")
+    assert [i.subject for i in panel.model.items] == ["leaf"]
+    panel.search.clear()
+    panel.score_filter.setCurrentText("No answers yet")
+    qtbot.waitUntil(lambda: [i.subject for i in panel.model.items] == ["eye"])
 
 
 def test_a_thousand_page_book_renders_only_visible_thumbnails(qtbot, window, tmp_path: Path):
@@ -264,13 +304,61 @@ def test_bad_document_gives_a_dialog_and_changes_nothing(qtbot, window, dialogs,
     assert len(window.session.require_project().sources.all()) == 1
 
 
-def test_proposed_regions_are_clickable(qtbot, window):
+def test_a_proposed_figure_is_drawn_and_one_click_erases_it(qtbot, window):
     view = curate(window)
     open_page_two(qtbot, view)
     canvas = view.viewer.canvas
-    canvas.set_proposals([FIGURE_CLIP])
-    canvas.centerOn(QPointF(220, 170))
-    centre = canvas.mapFromScene(QPointF(400, 250))
-    QTest.mouseClick(canvas.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(centre))
+    qtbot.waitUntil(lambda: len(canvas.proposals()) == 1, timeout=10000)
+    [box] = canvas.proposals()
+    assert box[0] < 60 and box[2] > 365  # the proposal covers the drawing and its labels
+    centre = QPointF((box[0] + box[2]) / 2, box[1] + 8)
+    canvas.centerOn(centre)
+    QTest.mouseClick(canvas.viewport(), Qt.MouseButton.LeftButton, pos=canvas.mapFromScene(centre))
     qtbot.waitUntil(lambda: view.draft is not None, timeout=15000)
-    assert view.viewer.region == FIGURE_CLIP
+    assert view.viewer.region == box
+    assert {e.name for e in view.draft.figure.key} == set(LABELS)
+
+
+def test_a_failed_save_is_shown_and_not_left_on_the_undo_stack(qtbot, window, dialogs):
+    from ui.curate.commands import KeyEdit, stored_key_setter
+    from ui.errors import install_excepthook
+
+    install_excepthook(lambda: window)
+    view = curate(window)
+    item_id = add_item(qtbot, window)
+    stack = window.session.undo_stack
+    depth = stack.count()
+    before = window.session.require_project().items.key(item_id)
+    bad = [KeyEntry(name="  ")]  # the store refuses an entry with neither name nor marker
+    edit = KeyEdit(stored_key_setter(window.session, item_id), before, bad, "Break the key")
+    try:
+        stack.push(edit)
+    except Exception as exc:  # PySide re-raises a slot's exception in the caller
+        sys.excepthook(type(exc), exc, exc.__traceback__)
+    assert stack.count() == depth
+    assert window.session.require_project().items.key(item_id) == before
+    assert dialogs and "needs a name or a marker" in dialogs[-1][0]
+    assert view.key.model.entries == before
+
+
+def test_reject_and_add_box_tools_re_erase_the_draft(qtbot, window):
+    view = curate(window)
+    erase_figure_by_drag(qtbot, view)
+    preview, canvas = view.preview, view.preview.canvas
+    nucleus = next(e for e in view.draft.figure.key if e.name == "Nucleus")
+
+    preview.set_tool("removed_boxes")
+    centre = QPointF(
+        (nucleus.bbox[0] + nucleus.bbox[2]) / 2, (nucleus.bbox[1] + nucleus.bbox[3]) / 2
+    )
+    QTest.mouseClick(canvas.viewport(), Qt.MouseButton.LeftButton, pos=canvas.mapFromScene(centre))
+    qtbot.waitUntil(lambda: [e.name for e in view.draft.figure.key] == ["Cell wall"], timeout=15000)
+    assert view.draft.figure.edits["removed_boxes"] == (tuple(nucleus.bbox),)
+    assert view.key.model.rowCount() == 1
+
+    preview.set_tool("extra_boxes")
+    x0, y0, x1, y1 = nucleus.bbox
+    drag(canvas, (x0 - 3, y0 - 3, x1 + 3, y1 + 3))
+    qtbot.waitUntil(lambda: "Nucleus" in {e.name for e in view.draft.figure.key}, timeout=15000)
+    [extra] = view.draft.figure.edits["extra_boxes"]
+    assert extra[0] < x0 and extra[2] > x1

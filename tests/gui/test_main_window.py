@@ -17,7 +17,7 @@ from tests.gui.gui_helpers import wait_idle
 from ui import main_window
 from ui.errors import install_excepthook, show_error
 from ui.main_window import MainWindow, Placeholder
-from ui.settings import recent_projects
+from ui.settings import app_settings, recent_projects
 from ui.shortcuts import ShortcutsDialog
 from ui.theme import apply_theme
 
@@ -139,10 +139,16 @@ def non_blank(path: Path) -> QImage:
     return image
 
 
-def test_gui_command_writes_a_screenshot(qtbot, project_dir: Path, tmp_path: Path):
+def test_gui_command_writes_a_screenshot_without_touching_user_settings(
+    qtbot, project_dir: Path, tmp_path: Path
+):
+    app_settings().setValue("ui/theme", "dark")
     out = tmp_path / "shots" / "curate.png"
     assert cli_main(["gui", str(project_dir), "--view", "curate", "--screenshot", str(out)]) == 0
-    non_blank(out)
+    image = non_blank(out)
+    assert QColor(image.pixel(1270, 300)).lightness() > 200  # the default (light) palette
+    assert app_settings().value("ui/theme") == "dark"
+    assert app_settings().value("recent/projects") is None  # a screenshot is not a visit
 
 
 def test_gui_command_on_a_bad_folder_is_one_clear_error(capsys, tmp_path: Path):
@@ -176,3 +182,32 @@ def test_page_zoom_keys(qtbot, window, key):
     assert (canvas.zoom() > before) == (key == Qt.Key.Key_Plus)
     wait_idle(qtbot)
     qtbot.waitUntil(lambda: abs(canvas.rendered_dpi - min(300, 72 * canvas.zoom())) < 2)
+
+
+def test_file_menu_new_project_add_pdf_and_recent(qtbot, window, monkeypatch, tmp_path: Path):
+    from PySide6.QtWidgets import QFileDialog
+
+    from tests.gui.gui_helpers import write_cell_pdf
+
+    old = window.session.require_project().folder
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", lambda *a, **k: str(fresh))
+    window.shortcuts.action("file.new").trigger()
+    assert window.session.require_project().folder == fresh
+    assert window.windowTitle() == "fresh — Labeler"
+
+    pdf = write_cell_pdf(tmp_path / "more.pdf")
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(pdf), ""))
+    window.shortcuts.action("file.add_pdf").trigger()
+    curate = window.views["curate"]
+    qtbot.waitUntil(lambda: curate.viewer.info is not None and curate.viewer.info.path == str(pdf))
+    [source] = window.session.require_project().sources.all()
+    assert (source.page_count, source.kind) == (2, "pdf")
+
+    window.recent_menu.aboutToShow.emit()
+    paths = [a.text() for a in window.recent_menu.actions()]
+    assert paths == [str(fresh.resolve()), str(old.resolve())]
+    window.recent_menu.actions()[1].trigger()
+    assert window.session.require_project().folder == old
+    wait_idle(qtbot)

@@ -121,7 +121,7 @@ class Canvas(QGraphicsView):
         self._drag_start: QPointF | None = None
         self._rubber: QGraphicsRectItem | None = None
         self._pan_from: QPointF | None = None
-        self._fit_pending = False
+        self._auto_fit = False
 
     # -- picture and zoom ----------------------------------------------------------
 
@@ -141,7 +141,11 @@ class Canvas(QGraphicsView):
         return self.transform().m11()
 
     def set_zoom(self, value: float) -> None:
-        """Zoom to ``value`` screen pixels per point (clamped)."""
+        """Zoom to ``value`` screen pixels per point (clamped); the view stops auto-fitting."""
+        self._auto_fit = False
+        self._scale_to(value)
+
+    def _scale_to(self, value: float) -> None:
         value = min(MAX_ZOOM, max(MIN_ZOOM, value))
         factor = value / self.zoom()
         if abs(factor - 1) > 1e-6:
@@ -149,31 +153,31 @@ class Canvas(QGraphicsView):
             self.zoom_changed.emit(self.zoom())
 
     def request_fit(self) -> None:
-        """Fit the whole scene now, or as soon as the view is shown with a real size."""
-        self._fit_pending = True
-        if self.isVisible() and self.viewport().width() > 50:
+        """Fit the whole scene, and keep fitting it as the view resizes until the user zooms."""
+        self._auto_fit = True
+        if self.isVisible():
             self.fit_all()
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
-        if self._fit_pending:
+        if self._auto_fit:
             self.fit_all()
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
-        if self._fit_pending and self.isVisible():
+        if self._auto_fit and self.isVisible():
             self.fit_all()
 
     def fit_all(self) -> None:
-        """Zoom so the whole scene is visible."""
-        self._fit_pending = False
+        """Zoom so the whole scene is visible (and follow resizes again)."""
+        self._auto_fit = True
         rect = self.sceneRect()
-        if rect.width() > 0 and rect.height() > 0:
+        if rect.width() > 0 and rect.height() > 0 and self.viewport().width() > 1:
             scale = min(
                 (self.viewport().width() - 4) / rect.width(),
                 (self.viewport().height() - 4) / rect.height(),
             )
-            self.set_zoom(scale)
+            self._scale_to(scale)
             self.centerOn(rect.center())
 
     def wheelEvent(self, event: QWheelEvent) -> None:

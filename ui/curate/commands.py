@@ -3,8 +3,11 @@
 Each command stores the value before and after, and its ``redo``/``undo`` just
 write one of them through the core (``project.items.set_key`` or
 ``project.items.update``), so undo is exactly as safe as any save: one
-transaction, nothing half-applied. A failed write raises a ``LabelerError``,
-which the window shows as a dialog.
+transaction, nothing half-applied. Every edit is saved at once, so there is no
+"unsaved" state to lose. If the first write fails, the command marks itself
+obsolete, so the undo stack drops it instead of listing an edit that never
+happened, and the error (a ``LabelerError`` saying why) reaches the window's
+error dialog.
 """
 
 from __future__ import annotations
@@ -19,7 +22,27 @@ from ui.session import Session
 KeySetter = Callable[[list[KeyEntry]], None]
 
 
-class KeyEdit(QUndoCommand):
+class SavedEdit(QUndoCommand):
+    """A command whose first ``redo`` is a save that may fail."""
+
+    def redo(self) -> None:
+        try:
+            self.apply_after()
+        except Exception:
+            self.setObsolete(True)  # QUndoStack.push then discards it
+            raise
+
+    def undo(self) -> None:
+        self.apply_before()
+
+    def apply_after(self) -> None:
+        raise NotImplementedError
+
+    def apply_before(self) -> None:
+        raise NotImplementedError
+
+
+class KeyEdit(SavedEdit):
     """Replace a key (stored item or a not-yet-added draft) with a new version."""
 
     def __init__(
@@ -29,14 +52,14 @@ class KeyEdit(QUndoCommand):
         self._apply = apply
         self.before, self.after = list(before), list(after)
 
-    def redo(self) -> None:
+    def apply_after(self) -> None:
         self._apply(self.after)
 
-    def undo(self) -> None:
+    def apply_before(self) -> None:
         self._apply(self.before)
 
 
-class FieldEdit(QUndoCommand):
+class FieldEdit(SavedEdit):
     """Change one item field (subject, tier, pattern, status, notes)."""
 
     def __init__(self, session: Session, item_id: str, field: str, before: str, after: str) -> None:
@@ -49,10 +72,10 @@ class FieldEdit(QUndoCommand):
         self.session.item_changed.emit(self.item_id)
         self.session.items_changed.emit()
 
-    def redo(self) -> None:
+    def apply_after(self) -> None:
         self._write(self.after)
 
-    def undo(self) -> None:
+    def apply_before(self) -> None:
         self._write(self.before)
 
 

@@ -18,6 +18,7 @@ from PySide6.QtGui import QImage
 
 from labeler.erase import EraseResult, erase_figure
 from labeler.pdf.document import get_page, open_document, page_sizes, render_pixmap
+from labeler.pdf.figures import propose_figures
 from labeler.store.records import Box
 
 MAX_OPEN = 4
@@ -46,13 +47,6 @@ def _document(path: str):
     return doc
 
 
-def forget(path: str) -> None:
-    """Close a cached document (e.g. after its file changed)."""
-    doc = _open.pop(path, None)
-    if doc is not None:
-        doc.close()
-
-
 def describe(path: str) -> DocumentInfo:
     """Open ``path`` and measure its pages."""
     kind = KINDS.get(Path(path).suffix.lower(), "pdf")
@@ -69,12 +63,12 @@ def render(path: str, page: int, dpi: float, clip: Box | None = None) -> QImage:
     return image.copy()  # detach from pix's buffer, which dies with this frame
 
 
-def propose(path: str, page: int) -> list[Box]:
-    """Figure regions the core proposes on ``page`` (points)."""
-    from labeler.pdf.figures import propose_figures
-
+def propose(path: str, page: int) -> list[tuple[Box, str]]:
+    """Figure regions the core proposes on ``page`` (points), best first, with a tooltip."""
     candidates = propose_figures(_document(path), page)
-    return [tuple(getattr(c, "bbox", c)) for c in candidates]
+    return [
+        (tuple(c.clip), c.caption or f"Proposed figure (score {c.score:.2f})") for c in candidates
+    ]
 
 
 def erase(

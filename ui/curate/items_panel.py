@@ -235,6 +235,18 @@ class ItemsPanel(QWidget):
         self.table.blockSignals(False)
         self.table.scrollTo(self.model.index(row, 0))
 
+    def clear_item(self) -> None:
+        """Select no item (so clicking the previous one selects it again)."""
+        self.table.setCurrentIndex(QModelIndex())
+        self.table.clearSelection()
+
+    def step(self, delta: int) -> None:
+        """Select the next (+1) or previous (-1) item in the list."""
+        rows = self.model.rowCount()
+        if rows:
+            row = min(rows - 1, max(0, self.table.currentIndex().row() + delta))
+            self.table.selectRow(row)
+
     def select_source(self, source_id: int) -> None:
         """Highlight ``source_id`` in the sources list without emitting."""
         for row in range(self.sources.rowCount()):

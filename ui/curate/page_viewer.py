@@ -85,14 +85,18 @@ class PageCanvas(Canvas):
         self.set_picture(image, (0, 0), dpi)
         self.rendered_dpi = dpi
 
-    def set_proposals(self, boxes: list[Box]) -> None:
+    def proposals(self) -> list[Box]:
+        """The proposed regions on screen."""
+        return [item.box for item in self._overlays]
+
+    def set_proposals(self, proposals: list[tuple[Box, str]]) -> None:
         """Draw the core's proposed figure regions as dashed, clickable boxes."""
         for item in self._overlays:
             self.scene().removeItem(item)
         pen = outline(OVERLAY["proposal"], 1.5, Qt.PenStyle.DashLine)
         self._overlays = [
-            BoxItem(box, pen, self.region_chosen.emit, "Proposed figure: click to choose it")
-            for box in boxes
+            BoxItem(box, pen, self.region_chosen.emit, f"{tip} — click to erase it")
+            for box, tip in proposals
         ]
         for item in self._overlays:
             item.setZValue(10)
@@ -241,14 +245,14 @@ class PageViewer(QWidget):
         job = workers.Worker(documents.propose, *key)
         job.deliver_to(
             self,
-            result=lambda boxes: self._proposed(key, boxes),
+            result=lambda proposals: self._proposed(key, proposals),
             error=lambda exc: self.status.emit(f"No figure proposals: {exc}"),
         )
         self._propose_job = job
-        workers.start(job, workers.document_pool(), workers.PRIORITY_USER)
+        workers.start(job, workers.document_pool(), workers.PRIORITY_DETAIL)
 
-    def _proposed(self, key: tuple[str, int], boxes: list[Box]) -> None:
+    def _proposed(self, key: tuple[str, int], proposals: list[tuple[Box, str]]) -> None:
         if self.info is not None and key == (self.info.path, self.canvas.page):
-            self.canvas.set_proposals(boxes)
-            if boxes:
-                self.status.emit(f"{len(boxes)} figure(s) proposed on page {key[1]}")
+            self.canvas.set_proposals(proposals)
+            if proposals:
+                self.status.emit(f"{len(proposals)} figure(s) proposed on page {key[1]}")

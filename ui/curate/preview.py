@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QAction, QBrush, QColor, QFont, QKeyEvent, QPixmap
+from PySide6.QtGui import QAction, QBrush, QColor, QFont, QKeySequence, QPixmap
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -68,20 +68,6 @@ def normalise_edits(edits: dict) -> dict[str, tuple[Box, ...]]:
     }
 
 
-class PreviewCanvas(Canvas):
-    """The picture plus overlays; a click on a label box goes to ``label_clicked``."""
-
-    label_clicked = Signal(int)
-    edit_clicked = Signal(str, tuple)  # kind, box (click on a kept/removed box undoes it)
-    toggle_requested = Signal()
-
-    def keyPressEvent(self, event: QKeyEvent) -> None:
-        if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
-            self.toggle_requested.emit()
-        else:
-            super().keyPressEvent(event)
-
-
 class ErasePreview(QWidget):
     """Toolbar + canvas; owns the current :class:`Figure` and the tool mode."""
 
@@ -95,13 +81,13 @@ class ErasePreview(QWidget):
         self.highlighted = -1
         self._overlay_items: list[QGraphicsItem] = []
         self._pixmaps: tuple[QPixmap, QPixmap] | None = None
-        self.canvas = PreviewCanvas(self)
+        self.canvas = Canvas(self)
         self.canvas.drawing_enabled = False
         self.canvas.rect_drawn.connect(self._drawn)
-        self.canvas.toggle_requested.connect(self.toggle_original)
 
         self.toggle_action = QAction("Toggle original / erased", self)
         self.toggle_action.setCheckable(True)
+        self.toggle_action.setShortcut(QKeySequence("Space"))  # rebindable in the main window
         self.toggle_action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self.toggle_action.toggled.connect(self._set_original)
         self.addAction(self.toggle_action)
@@ -288,19 +274,25 @@ class ErasePreview(QWidget):
             )
             dot.setToolTip(f"{entry.name or entry.marker}: leader line ends here")
             self._add(dot, 45)
-        if entry.marker and entry.bbox is not None:
-            self._add_badge(entry.marker, QPointF(entry.bbox[0], entry.bbox[1]))
+        if entry.bbox is not None:
+            # The marker letter, or the row number that links the box to the key table.
+            text = entry.marker or str(row + 1)
+            self._add_badge(text, QPointF(entry.bbox[0], entry.bbox[1]), filled=bool(entry.marker))
 
-    def _add_badge(self, text: str, at: QPointF) -> None:
+    def _add_badge(self, text: str, at: QPointF, filled: bool) -> None:
         scene = self.canvas.scene()
         label = scene.addSimpleText(text)
         font = QFont()
         font.setBold(True)
-        font.setPointSizeF(7)
+        font.setPointSizeF(6.5)
         label.setFont(font)
-        label.setBrush(QBrush(QColor("#ffffff")))
+        label.setBrush(QBrush(QColor("#ffffff") if filled else OVERLAY["label"]))
         bounds = label.boundingRect().adjusted(-2, -1, 2, 1)
-        back = scene.addRect(bounds, outline(OVERLAY["label"], 1.0), QBrush(OVERLAY["label"]))
+        back = scene.addRect(
+            bounds,
+            outline(OVERLAY["label"], 1.0),
+            QBrush(OVERLAY["label"] if filled else QColor("#ffffff")),
+        )
         back.setPos(at.x() - bounds.width() - 1, at.y() - bounds.height() / 2)
         label.setPos(back.pos())
         self._add(back, 50)

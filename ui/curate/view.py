@@ -113,7 +113,7 @@ class CurateView(QWidget):
         layout.addWidget(self.splitter)
 
         self.items.item_chosen.connect(self.show_item)
-        self.items.source_chosen.connect(self.show_source)
+        self.items.source_chosen.connect(self._source_picked)
         self.viewer.region_chosen.connect(self.erase_region)
         self.viewer.status.connect(session.status_message)
         self.preview.edits_changed.connect(self.erase_again)
@@ -137,6 +137,8 @@ class CurateView(QWidget):
 
         registry.register("curate.toggle_original", self.preview.toggle_action, "Space")
         action("curate.add_item", "Add draft as item", self.add_draft, "Ctrl+Return", self)
+        action("curate.next_item", "Next item", lambda: self.items.step(1), "Alt+Down", self)
+        action("curate.previous_item", "Previous item", lambda: self.items.step(-1), "Alt+Up", self)
         action("curate.next_page", "Next page", lambda: self.viewer.step(1), "PgDown", self.viewer)
         action(
             "curate.previous_page",
@@ -200,8 +202,13 @@ class CurateView(QWidget):
         source = project.sources.add(info.path, kind=info.kind, page_count=len(info.page_sizes))
         self.items.reload_sources()
         self.items.select_source(source.id)
+        self.centre.setCurrentIndex(PAGE_TAB)
         self._show_document(info, 1)
         self.session.status_message.emit(f"Added {info.path} ({len(info.page_sizes)} pages)")
+
+    def _source_picked(self, source_id: int) -> None:
+        self.centre.setCurrentIndex(PAGE_TAB)
+        self.show_source(source_id)
 
     def show_source(self, source_id: int, page: int = 1, region: Box | None = None) -> None:
         """Show a source document's ``page`` (and highlight ``region``)."""
@@ -275,7 +282,7 @@ class CurateView(QWidget):
         refit = self.draft is None or self.draft.figure.clip != figure.clip
         self.draft = Draft(path, page, figure)
         self.item = None
-        self.items.table.clearSelection()
+        self.items.clear_item()
         self.preview.set_figure(figure, refit=refit)
         self.centre.setCurrentIndex(PREVIEW_TAB)
         self._show_side()
@@ -338,6 +345,7 @@ class CurateView(QWidget):
         self.draft = None
         self.item = project.items.get(item_id)
         self.preview.set_figure(self._figure_of(self.item))
+        self.centre.setCurrentIndex(PREVIEW_TAB)
         self._show_side()
         if self.item.source_id is not None and self.item.page is not None:
             self.show_source(self.item.source_id, self.item.page, self.item.clip)
