@@ -154,7 +154,7 @@ class LeaderboardView(QWidget):
         row.addWidget(self.flag_counts, 1)
         flags_layout.addLayout(row)
         flags_layout.addWidget(self.flags)
-        body = QSplitter(Qt.Orientation.Vertical)
+        self.body = body = QSplitter(Qt.Orientation.Vertical)
         body.addWidget(top)
         body.addWidget(flags_box)
         body.setStretchFactor(0, 3)
@@ -225,6 +225,18 @@ class LeaderboardView(QWidget):
         self._fill_table(board.rows)
         self.chart.set_rows(board.rows)
         self._fill_flags()
+        self._fit_top()
+
+    def _fit_top(self) -> None:
+        """Give the results table and chart the height they need, the flags the rest."""
+        table = self.table
+        rows = sum(table.rowHeight(r) for r in range(table.rowCount()))
+        needed = table.horizontalHeader().height() + rows + 2 * table.frameWidth()
+        needed = max(needed, self.chart.sizeHint().height()) + 48  # group box title, margins
+        total = sum(self.body.sizes())
+        if total > 0:
+            top = min(max(needed, 160), total * 2 // 3)
+            self.body.setSizes([top, total - top])
 
     def _fill_table(self, rows: list[ModelRow]) -> None:
         self.table.setRowCount(len(rows))
