@@ -151,23 +151,28 @@ def page_render() -> None:
         while canvas.rendered_dpi == 0:
             app.processEvents()
         pages = list(range(2, len(info.page_sizes) + 1))
-        viewer_times = sorted(shown(p) for p in pages)
-        dpi = round(canvas.rendered_dpi)
-        with pymupdf.open(path) as doc:
-            bare_times = []
-            for p in pages:
+        for zoom in (1.0, 2.5):
+            if zoom != 1.0:
+                canvas.set_zoom(canvas.zoom() * zoom)
                 start = time.perf_counter()
-                doc[p - 1].get_pixmap(dpi=dpi)
-                bare_times.append(time.perf_counter() - start)
-        bare_times.sort()
-        mid = len(pages) // 2
-        print(
-            f"page render in the viewer ({len(pages)} pages at {dpi} dpi): median "
-            f"{viewer_times[mid] * 1000:.1f} ms vs bare pymupdf {bare_times[mid] * 1000:.1f} ms "
-            f"= {viewer_times[mid] / bare_times[mid]:.2f}×"
-        )
+                while time.perf_counter() - start < 0.5:  # let the re-render settle
+                    app.processEvents()
+            viewer_times = sorted(shown(p) for p in pages)
+            dpi = round(canvas.rendered_dpi)
+            with pymupdf.open(path) as doc:
+                bare_times = []
+                for p in pages:
+                    start = time.perf_counter()
+                    doc[p - 1].get_pixmap(dpi=dpi)
+                    bare_times.append(time.perf_counter() - start)
+            bare_times.sort()
+            mid = len(pages) // 2
+            print(
+                f"page render in the viewer ({len(pages)} pages at {dpi} dpi): median "
+                f"{viewer_times[mid] * 1000:.1f} ms vs bare pymupdf {bare_times[mid] * 1000:.1f} ms"
+                f" = {viewer_times[mid] / bare_times[mid]:.2f}×"
+            )
         viewer.deleteLater()
-        documents.forget(str(path))
 
 
 if __name__ == "__main__":
