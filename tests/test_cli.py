@@ -18,3 +18,45 @@ def test_init_creates_project_and_refuses_twice(tmp_path):
     assert again.returncode == 2
     assert again.stderr.startswith("labeler: error:") and "already" in again.stderr
     assert "Traceback" not in again.stderr
+
+
+def test_add_item_erases_harvests_and_stores_a_figure(tmp_path):
+    import json
+
+    from labeler.demo import SAMPLE_BOOK
+    from labeler.samples.book import layout
+    from labeler.store import Project
+
+    heart = layout()[0]
+    labeler("init", str(tmp_path / "p"))
+    clip = ",".join(str(v) for v in heart.clip)
+    out = labeler(
+        "add-item",
+        str(tmp_path / "p"),
+        "--pdf",
+        str(SAMPLE_BOOK),
+        "--page",
+        "1",
+        "--clip",
+        clip,
+        "--subject",
+        "human heart",
+    )
+    assert out.returncode == 0, out.stderr
+    item = json.loads(out.stdout)
+    assert sorted(e["name"] for e in item["key"]) == sorted(heart.spec.key_names)
+    assert item["pattern"] == "B" and item["subject"] == "human heart"
+    assert all(e["anchor"] for e in item["key"])
+    with Project.open(tmp_path / "p") as project:
+        stored = project.items.get(item["id"])
+        assert project.assets.read(stored.question_asset).startswith(b"\x89PNG")
+        assert [s.page_count for s in project.sources.all()] == [8]
+
+
+def test_add_item_reports_bad_document_without_traceback(tmp_path):
+    labeler("init", str(tmp_path / "p"))
+    bad = tmp_path / "broken.pdf"
+    bad.write_bytes(b"%PDF-1.7\n garbage that is not a pdf body")
+    out = labeler("add-item", str(tmp_path / "p"), "--pdf", str(bad), "--page", "1")
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert "broken.pdf" in out.stderr

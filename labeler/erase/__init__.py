@@ -10,34 +10,32 @@ it). It picks the erasure path per label automatically:
 
 The source document is never modified: all redaction happens on a one-page
 copy.
+
+This package imports nothing heavy at import time (importing pymupdf loads
+onnxruntime): ``labeler.erase.ocr`` must stay cheap to import, and the CLI
+imports command modules eagerly.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-import pymupdf
+if TYPE_CHECKING:
+    import pymupdf
 
-from labeler.erase.result import EraseResult, HarvestedLabel
-from labeler.errors import DocumentError
-from labeler.pdf.content import drawings as page_drawings
-from labeler.pdf.content import image_boxes, text_spans
+    from labeler.erase.result import EraseResult, HarvestedLabel
 
 __all__ = ["EraseResult", "HarvestedLabel", "erase_figure"]
 
 
-def _clip_rect(page: pymupdf.Page, clip: Sequence[float] | None) -> pymupdf.Rect:
-    if clip is None:
-        return pymupdf.Rect(page.rect)
-    if len(clip) != 4:
-        raise DocumentError(f"a clip needs four numbers x0,y0,x1,y1, not {list(clip)}")
-    rect = pymupdf.Rect(clip) & page.rect
-    if rect.is_empty or rect.width < 1 or rect.height < 1:
-        raise DocumentError(
-            f"clip {tuple(clip)} does not overlap the page {tuple(page.rect)}"
-            " (clips are PDF points, top-left origin)"
-        )
-    return rect
+def __getattr__(name: str) -> Any:
+    """``EraseResult`` and ``HarvestedLabel`` are loaded on first use."""
+    if name in ("EraseResult", "HarvestedLabel"):
+        from labeler.erase import result
+
+        return getattr(result, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def erase_figure(
@@ -56,27 +54,6 @@ def erase_figure(
     them is erased and becomes a label. ``removed_boxes``: proposed label boxes
     the curator rejects (e.g. a false OCR box); they stay printed.
     """
-    from labeler.erase.pipeline import Figure
+    from labeler.erase.pipeline import erase
 
-    if dpi <= 0 or dpi > 1200:
-        raise DocumentError(f"dpi must be between 1 and 1200, not {dpi}")
-    if not 1 <= page <= doc.page_count:
-        raise DocumentError(
-            f"page {page} does not exist; the document has pages 1-{doc.page_count}"
-        )
-    source = doc[page - 1]
-    area = _clip_rect(source, clip)
-    figure = Figure(
-        source=source,
-        area=area,
-        dpi=dpi,
-        spans=text_spans(source, tuple(area)),
-        drawings=page_drawings(source, tuple(area)),
-        images=image_boxes(source, tuple(area)),
-    )
-    figure.harvest(
-        keep=[tuple(b) for b in keep],
-        extra=[tuple(b) for b in extra_boxes],
-        removed=[tuple(b) for b in removed_boxes],
-    )
-    return figure.erase(doc, page)
+    return erase(doc, page, clip, dpi, keep, extra_boxes, removed_boxes)

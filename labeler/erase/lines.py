@@ -181,3 +181,15 @@ def draw_band(mask: np.ndarray, p0: Point, p1: Point, half_width: float) -> None
         lineType=cv2.LINE_8,
         shift=shift,
     )
+
+
+def sample(image: np.ndarray, point: Point) -> float:
+    """Value of ``image`` at the pixel nearest to ``point`` (clamped to the image)."""
+    x = min(max(round(point[0]), 0), image.shape[1] - 1)
+    y = min(max(round(point[1]), 0), image.shape[0] - 1)
+    return float(image[y, x])
+
+
+def ahead(point: Point, u: Point, distance: float) -> Point:
+    """The point ``distance`` px from ``point`` along unit ``u``."""
+    return (point[0] + u[0] * distance, point[1] + u[1] * distance)

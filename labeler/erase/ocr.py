@@ -34,15 +34,14 @@ from labeler.errors import LabelerError
 #: scored 0.59-0.79.
 MIN_CONFIDENCE = 0.8
 
-#: The bundled model files, by rapidocr config section.
-_MODEL_FILES = {
-    "Det": "PP-OCRv6_det_small.onnx",
-    "Cls": "ch_ppocr_mobile_v2.0_cls_mobile.onnx",
-    "Rec": "PP-OCRv6_rec_small.onnx",
-}
+#: How the bundled model files are told apart, by rapidocr config section
+#: (rapidocr 3.10 ships PP-OCRv6_det_small, ch_ppocr_mobile_v2.0_cls_mobile and
+#: PP-OCRv6_rec_small; matching by role keeps working when a release renames them).
+_MODEL_ROLES = {"Det": "_det_", "Cls": "_cls_", "Rec": "_rec_"}
 
-# onnxruntime sessions are not documented as safe for concurrent runs; the GUI
-# may OCR from a worker thread while the CLI-style code path runs in another.
+# Building the engine twice at once would load the models twice, and onnxruntime
+# sessions are not documented as safe for concurrent runs; GUI workers OCR from
+# a thread pool.
 _ENGINE_LOCK = threading.Lock()
 
 
@@ -53,7 +52,8 @@ class OcrBox:
     ``bbox`` is the axis-aligned hull of the detected quadrilateral in image pixels
     ``(x0, y0, x1, y1)``; ``angle`` is the slope of the quad's top edge in degrees
     (0 = horizontal, positive = clockwise in image coordinates), kept so that
-    rotated labels can be told apart from horizontal ones.
+    tilted labels can be told apart from horizontal ones. Text running vertically
+    is read too, but its quad is upright: it shows as a tall ``bbox`` with angle 0.
     """
 
     text: str
@@ -63,19 +63,25 @@ class OcrBox:
 
 
 def bundled_model_paths() -> dict[str, Path]:
-    """Paths of the models inside the installed rapidocr package, checked to exist."""
+    """The detection, orientation and recognition models inside the rapidocr package.
+
+    Exactly one ``.onnx`` file per role must be there; anything else means a broken
+    or unexpected install, and we refuse rather than let rapidocr download.
+    """
     import rapidocr
 
     folder = Path(rapidocr.__file__).resolve().parent / "models"
-    paths = {section: folder / name for section, name in _MODEL_FILES.items()}
-    missing = [str(p) for p in paths.values() if not p.is_file()]
-    if missing:
-        raise LabelerError(
-            "The OCR models that ship with rapidocr are missing ("
-            + ", ".join(missing)
-            + "). Reinstall it with `pip install --force-reinstall rapidocr`; "
-            "Labeler never downloads models."
-        )
+    files = sorted(folder.glob("*.onnx")) if folder.is_dir() else []
+    paths = {}
+    for section, role in _MODEL_ROLES.items():
+        matches = [f for f in files if role in f.name]
+        if len(matches) != 1:
+            raise LabelerError(
+                f"Expected one bundled OCR model with {role!r} in its name in {folder}, "
+                f"found {len(matches)}. Reinstall rapidocr "
+                "(`pip install --force-reinstall rapidocr`); Labeler never downloads models."
+            )
+        paths[section] = matches[0]
     return paths
 
 
@@ -100,10 +106,9 @@ def read_text(rgb: np.ndarray, *, min_confidence: float = MIN_CONFIDENCE) -> lis
     """
     if rgb.ndim != 3 or rgb.shape[2] != 3 or rgb.dtype != np.uint8:
         raise ValueError(f"read_text needs an H×W×3 uint8 RGB array, got {rgb.shape} {rgb.dtype}")
-    engine = _engine()
     with _ENGINE_LOCK:
-        # rapidocr's default input is BGR (it is an OpenCV pipeline).
-        result = engine(np.ascontiguousarray(rgb[:, :, ::-1]))
+        # rapidocr takes arrays as BGR (it is an OpenCV pipeline).
+        result = _engine()(np.ascontiguousarray(rgb[:, :, ::-1]))
     if result.boxes is None or result.txts is None:
         return []
     height, width = rgb.shape[:2]

@@ -27,13 +27,16 @@ from labeler.erase.raster_path import (
 )
 from labeler.erase.result import EraseResult, HarvestedLabel, Image
 from labeler.erase.vector_text import erase_vector_text
+from labeler.errors import DocumentError
 from labeler.harvest import Fragment, LabelGroup, LeaderIndex, fragments_from_spans, group_labels
 from labeler.harvest.anchors import Leader
 from labeler.harvest.group import join_lines
-from labeler.pdf.content import Drawing, TextSpan
+from labeler.pdf.content import Drawing, TextSpan, image_boxes, text_spans
+from labeler.pdf.content import drawings as page_drawings
 from labeler.pdf.document import render_pixmap
 from labeler.pdf.geometry import Box, first_containing, grown, merge_overlapping
 
+PATCH_JOIN = 24.0  # points: changed regions closer than this are re-rendered together
 METHOD_NAMES = {"vector": "vector-text", "outline": "outline", "ocr": "ocr"}
 
 
@@ -66,7 +69,8 @@ class Figure:
 
     def harvest(self, keep: Sequence[Box], extra: Sequence[Box], removed: Sequence[Box]) -> None:
         """Find every label in the clip and decide what is erased, kept or keyed."""
-        self.answer = render_pixmap(self.source, self.dpi, self.area)
+        # annotations are a reader's marks, not the figure (and are not copied for erasing)
+        self.answer = render_pixmap(self.source, self.dpi, self.area, annots=False)
         clip = tuple(self.area)
         leaders = LeaderIndex(self.drawings)
         fragments = fragments_from_spans([s for s in self.spans if s.plausible])
@@ -139,7 +143,9 @@ class Figure:
     def erase(self, doc: pymupdf.Document, page: int) -> EraseResult:
         """Erase the harvested labels on a copy of the page; render and package the result."""
         work = pymupdf.open()
-        work.insert_pdf(doc, from_page=page - 1, to_page=page - 1)
+        work.insert_pdf(
+            doc, from_page=page - 1, to_page=page - 1, links=False, annots=False, widgets=False
+        )
         wpage = work[0]
         erased = [g for g in self.groups if g.marker is None]
         parts = {"vector": [], "outline": [], "ocr": []}
@@ -187,7 +193,10 @@ class Figure:
         those regions gives exactly the full render at a fraction of its cost.
         """
         rgb = self._raster().rgb.copy()
-        regions = [pymupdf.Rect(r) & self.area for r in merge_overlapping(changed)]
+        # neighbouring labels (a column of them) share one render: each render
+        # walks the whole display list, so fewer, slightly larger patches win
+        near = merge_overlapping(grown(r, PATCH_JOIN / 2) for r in changed)
+        regions = [pymupdf.Rect(grown(r, -PATCH_JOIN / 2)) & self.area for r in near]
         regions = [r for r in regions if not r.is_empty]
         if sum(r.width * r.height for r in regions) > 0.5 * self.area.width * self.area.height:
             regions = [self.area]
@@ -249,3 +258,51 @@ def _erase_pixels(rgb: np.ndarray, boxes: Sequence[PixelBox]) -> np.ndarray:
     from labeler.erase.raster import erase_raster_labels
 
     return erase_raster_labels(np.ascontiguousarray(rgb), list(boxes))
+
+
+def _clip_rect(page: pymupdf.Page, clip: Sequence[float] | None) -> pymupdf.Rect:
+    if clip is None:
+        return pymupdf.Rect(page.rect)
+    if len(clip) != 4:
+        raise DocumentError(f"a clip needs four numbers x0,y0,x1,y1, not {list(clip)}")
+    rect = pymupdf.Rect(clip) & page.rect
+    if rect.is_empty or rect.width < 1 or rect.height < 1:
+        raise DocumentError(
+            f"clip {tuple(clip)} does not overlap the page {tuple(page.rect)}"
+            " (clips are PDF points, top-left origin)"
+        )
+    return rect
+
+
+def erase(
+    doc: pymupdf.Document,
+    page: int,
+    clip: Sequence[float] | None,
+    dpi: int,
+    keep: Sequence[Sequence[float]],
+    extra_boxes: Sequence[Sequence[float]],
+    removed_boxes: Sequence[Sequence[float]],
+) -> EraseResult:
+    """The body of :func:`labeler.erase.erase_figure` (see there)."""
+    if dpi <= 0 or dpi > 1200:
+        raise DocumentError(f"dpi must be between 1 and 1200, not {dpi}")
+    if not 1 <= page <= doc.page_count:
+        raise DocumentError(
+            f"page {page} does not exist; the document has pages 1-{doc.page_count}"
+        )
+    source = doc[page - 1]
+    area = _clip_rect(source, clip)
+    figure = Figure(
+        source=source,
+        area=area,
+        dpi=dpi,
+        spans=text_spans(source, tuple(area)),
+        drawings=page_drawings(source, tuple(area)),
+        images=image_boxes(source, tuple(area)),
+    )
+    figure.harvest(
+        keep=[tuple(b) for b in keep],
+        extra=[tuple(b) for b in extra_boxes],
+        removed=[tuple(b) for b in removed_boxes],
+    )
+    return figure.erase(doc, page)

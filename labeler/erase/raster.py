@@ -30,12 +30,15 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from labeler.erase.leaders import leader_ends
 from labeler.erase.lines import (
     Point,
     Segment,
+    ahead,
     draw_band,
     find_segments,
     ink_fraction,
+    sample,
     thin_dark_mask,
     walk,
 )
@@ -88,7 +91,7 @@ def erase_raster_labels(
     labels = _label_mask(rgb.shape, clean)
     thin = thin_dark_mask(rgb)
     for region, region_boxes in _regions(labels, clean):
-        _erase_region(rgb, out, labels, thin, region, region_boxes, fill)
+        _erase_region(_window(rgb, labels, thin, region, region_boxes), out, fill)
     return out
 
 
@@ -106,92 +109,140 @@ def find_raster_anchors(
     _check_image(rgb)
     clamped = [_clamp(b, rgb.shape) for b in boxes]
     clean = [b for b in clamped if b is not None]
-    if not clean:
-        return [None] * len(clamped)
-    labels = _label_mask(rgb.shape, clean)
     thin = thin_dark_mask(rgb)
-    outside = thin & ~labels
-    segments = find_segments(outside, min_length=10)
-    if not segments:
-        return [None] * len(clamped)
-    ends = np.array([[s.p0, s.p1] for s in segments], dtype=float)  # (n, 2, 2)
-    rects = np.array(clean, dtype=float)
-    # distance of every segment end to every box: (n, 2, boxes)
-    gaps = _rect_distance(ends[:, :, None, :], rects[None, None, :, :])
-    nearest = gaps.argmin(axis=2)
-    anchors: list[tuple[float, float] | None] = []
-    for box in clamped:
-        if box is None:
-            anchors.append(None)
-            continue
-        index = clean.index(box)
-        anchors.append(_anchor_for(box, index, segments, ends, gaps, nearest, thin, outside))
-    return anchors
+    outside = thin & ~_label_mask(rgb.shape, clean)
+    found = iter(leader_ends(thin, outside, clean))
+    return [None if box is None else next(found) for box in clamped]
 
 
 # --- erasure -----------------------------------------------------------------------
 
 
-def _erase_region(
-    rgb: np.ndarray,
-    out: np.ndarray,
-    labels: np.ndarray,
-    thin: np.ndarray,
-    region: np.ndarray,
-    boxes: list[Box],
-    fill: str,
-) -> None:
-    heights = [b[3] - b[1] for b in boxes]
-    margin = int(np.clip(round(0.6 * float(np.median(heights))), 8, 30))
-    beyond = max(6, margin // 2)
+@dataclass(frozen=True)
+class _Window:
+    """The part of the image around one region, with the masks every step needs."""
+
+    origin: tuple[int, int]  # x, y of the window in the image
+    rgb: np.ndarray
+    inside: np.ndarray  # the region (the boxes being erased)
+    in_labels: np.ndarray  # any label box, this region's or a neighbour's
+    thin: np.ndarray  # thin dark strokes
+    near: np.ndarray  # within ``margin`` of the region
+    margin: int  # ring width around the region where lines are looked for
+    boxes: list[Box]
+
+    @property
+    def ring(self) -> np.ndarray:
+        return self.near & ~self.in_labels
+
+    @property
+    def slices(self) -> tuple[slice, slice]:
+        height, width = self.inside.shape
+        return slice(self.origin[1], self.origin[1] + height), slice(
+            self.origin[0], self.origin[0] + width
+        )
+
+
+def _window(
+    rgb: np.ndarray, labels: np.ndarray, thin: np.ndarray, region: np.ndarray, boxes: list[Box]
+) -> _Window:
+    """Cut the window around ``region``: the ring plus room to check lines beyond it."""
+    margin = int(np.clip(round(0.6 * float(np.median([b[3] - b[1] for b in boxes]))), 8, 30))
     ys, xs = np.nonzero(region)
-    pad = margin + beyond + 2
+    pad = margin + _beyond(margin) + 2
     x0, y0 = max(0, xs.min() - pad), max(0, ys.min() - pad)
     x1, y1 = min(rgb.shape[1], xs.max() + pad + 1), min(rgb.shape[0], ys.max() + pad + 1)
-    crop = rgb[y0:y1, x0:x1]
     inside = region[y0:y1, x0:x1]
-    in_labels = labels[y0:y1, x0:x1]
-    thin_c = thin[y0:y1, x0:x1]
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * margin + 1, 2 * margin + 1))
-    near = cv2.dilate(inside.astype(np.uint8), kernel).astype(bool)
-    ring = near & ~in_labels
+    return _Window(
+        origin=(int(x0), int(y0)),
+        rgb=rgb[y0:y1, x0:x1],
+        inside=inside,
+        in_labels=labels[y0:y1, x0:x1],
+        thin=thin[y0:y1, x0:x1],
+        near=cv2.dilate(inside.astype(np.uint8), kernel).astype(bool),
+        margin=margin,
+        boxes=boxes,
+    )
 
-    lines = _lines_into(inside, thin_c & ~in_labels, ring, margin, beyond)
 
-    background = _background(crop, ring & ~thin_c)
-    distance = np.linalg.norm(crop.astype(np.float32) - background, axis=2)
+def _beyond(margin: int) -> int:
+    """How far past a region a line must go on to count as passing through it."""
+    return max(6, margin // 2)
+
+
+def _erase_region(win: _Window, out: np.ndarray, fill: str) -> None:
+    """Erase the glyph ink of one region of touching boxes into ``out``."""
+    lines = _lines_into(win)
+    clean_ring = win.ring & ~win.thin
+    background = _background(win.rgb, clean_ring)
+    distance = np.linalg.norm(win.rgb.astype(np.float32) - background, axis=2)
     ink = distance > INK_DISTANCE
-
-    full = np.zeros(inside.shape, np.uint8)
-    for line in lines:
-        end = _ahead(line.exit, line.u, beyond) if line.through else line.exit
-        draw_band(full, line.far, end, line.width / 2 + 1.5)
-    banded = full.astype(bool)
-    drawing = _drawing_ink(ink & near & ~banded, inside, in_labels, min(heights))
-    core = _text_cores(ink & inside & ~banded & ~drawing, boxes, (x0, y0), inside.shape)
-    # the bands also cut drawing outlines that graze a box; give those pixels back
-    drawing = _connected_to(drawing, ink & near & ~core.astype(bool))
-    protect = np.zeros(inside.shape, np.uint8)
-    for line in lines:
-        end = line.exit if line.through else _stub_end(thin_c, core, line)
-        draw_band(protect, _ahead(line.entry, line.u, -2), end, line.width / 2 + 0.5)
-    protected = protect.astype(bool) & inside
-    repair, colours = _crossing_repairs(crop, lines, protected, ~in_labels)
+    drawing, core = _drawing_and_text(win, ink, lines)
+    protected = _protected(win, lines, core)
+    repair, colours = _crossing_repairs(win.rgb, lines, protected, ~win.in_labels)
     protected &= ~repair
 
     if fill == "auto":
-        fill = "white" if _is_white(crop, ring & ~thin_c, background) else "inpaint"
-    glyph = ink & inside & ~drawing & ~protected
+        fill = "white" if _is_white(win.rgb, clean_ring, background) else "inpaint"
+    glyph = ink & win.inside & ~drawing & ~protected
     erase = glyph | _fringe(glyph, distance, white=fill == "white")
-    erase &= inside & ~protected & ~drawing & ~repair
-    target = out[y0:y1, x0:x1]
+    erase &= win.inside & ~protected & ~drawing & ~repair
+    target = out[win.slices]
     target[repair] = colours[repair]
     if fill == "white":
         target[erase] = 255
     elif erase.any():
+        # inpaint the lines' pixels too, so their dark does not bleed into the fill
         unknown = (erase | protected).astype(np.uint8) * 255
         painted = cv2.inpaint(np.ascontiguousarray(target), unknown, 3, cv2.INPAINT_TELEA)
         target[erase] = painted[erase]
+
+
+def _drawing_and_text(
+    win: _Window, ink: np.ndarray, lines: list[_Line]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Ink that belongs to the drawing, and per box the rectangle holding its text.
+
+    Bands along every line cut glyphs loose from the lines touching them; ink
+    components that then still reach well outside the boxes are drawing, but only
+    in a box's margin: the middle of a box is where its text is, and a label
+    written over hatching touches the hatching, so there drawing ink goes too
+    (only detected lines are kept through the text). The text rectangle of a box
+    bounds the remaining ink inside it; leaders stop there.
+    """
+    full = np.zeros(win.inside.shape, np.uint8)
+    for line in lines:
+        end = ahead(line.exit, line.u, _beyond(win.margin)) if line.through else line.exit
+        draw_band(full, line.far, end, line.width / 2 + 1.5)
+    banded = full.astype(bool)
+    middle = _middles(win)
+    height = min(b[3] - b[1] for b in win.boxes)
+    drawing = _drawing_ink(ink & win.near & ~banded, win.inside, win.in_labels, height)
+    drawing &= ~middle
+    core = _text_cores(ink & win.inside & ~banded & ~drawing, win.boxes, win.origin)
+    # the bands also cut drawing outlines that graze a box; give those pixels back
+    drawing = _connected_to(drawing, ink & win.near & ~core & ~middle)
+    return drawing, core
+
+
+def _middles(win: _Window) -> np.ndarray:
+    """Each box without a margin of 15% of its height all round: surely text."""
+    middle = np.zeros(win.inside.shape, bool)
+    ox, oy = win.origin
+    for x0, y0, x1, y1 in win.boxes:
+        pad = max(1, round(0.15 * (y1 - y0)))
+        middle[y0 - oy + pad : y1 - oy - pad, x0 - ox + pad : x1 - ox - pad] = True
+    return middle
+
+
+def _protected(win: _Window, lines: list[_Line], core: np.ndarray) -> np.ndarray:
+    """Region pixels on lines crossing it, or on leader stubs up to the text."""
+    protect = np.zeros(win.inside.shape, np.uint8)
+    for line in lines:
+        end = line.exit if line.through else _stub_end(win.thin, core, line)
+        draw_band(protect, ahead(line.entry, line.u, -2), end, line.width / 2 + 0.5)
+    return protect.astype(bool) & win.inside
 
 
 def _fringe(glyph: np.ndarray, distance: np.ndarray, *, white: bool) -> np.ndarray:
@@ -251,24 +302,24 @@ def _crossing_repairs(
     return repair, colours
 
 
-def _lines_into(
-    inside: np.ndarray, outside_thin: np.ndarray, ring: np.ndarray, margin: int, beyond: int
-) -> list[_Line]:
+def _lines_into(win: _Window) -> list[_Line]:
     """Thin lines in the ring whose ray enters the region, followed across it."""
-    segments = find_segments(outside_thin & ring, min_length=max(6, margin * 0.5))
+    inside, outside_thin, ring = win.inside, win.thin & ~win.in_labels, win.ring
+    segments = find_segments(outside_thin & ring, min_length=max(6, win.margin * 0.5))
     if not segments:
         return []
     to_region = cv2.distanceTransform((~inside).astype(np.uint8), cv2.DIST_L2, 3)
     lines = []
     for segment in segments:
-        near, far = sorted((segment.p0, segment.p1), key=lambda p: _sample(to_region, p))
-        if _sample(to_region, near) > 3:
+        near, far = sorted((segment.p0, segment.p1), key=lambda p: sample(to_region, p))
+        if sample(to_region, near) > 3:
             continue
         u = Segment(far, near).unit()
         entry = _first_inside(inside, near, u, limit=5.0)
         if entry is None or _grazes(outside_thin & ring, near, u):
             continue
         exit_ = _last_inside(inside, entry, u)
+        beyond = _beyond(win.margin)
         through = ink_fraction(outside_thin, exit_, u, beyond) >= THROUGH_FRACTION
         lines.append(_Line(far, entry, exit_, u, min(segment.width, 6.0), through))
     return _merge_duplicates(lines)
@@ -334,7 +385,7 @@ def _stub_end(thin: np.ndarray, core: np.ndarray, line: _Line) -> Point:
     text itself.
     """
     length = int(math.dist(line.entry, line.exit))
-    in_core = [bool(_sample(core, _ahead(line.entry, line.u, t))) for t in range(length + 1)]
+    in_core = [bool(sample(core, ahead(line.entry, line.u, t))) for t in range(length + 1)]
     reach = walk(thin, line.entry, line.u, max_steps=max(1, length), max_gap=1)
     if not any(in_core):
         return reach
@@ -342,19 +393,17 @@ def _stub_end(thin: np.ndarray, core: np.ndarray, line: _Line) -> Point:
     last = first
     while last + 1 <= length and in_core[last + 1]:
         last += 1
-    after = _ahead(line.entry, line.u, last)
+    after = ahead(line.entry, line.u, last)
     margin = length - last
     if margin >= 3 and ink_fraction(thin, after, line.u, min(8, margin)) >= THROUGH_FRACTION:
         return walk(thin, after, line.u, max_steps=margin, max_gap=1)
     stop = max(0, min(first - 1, int(math.dist(line.entry, reach))))
-    return _ahead(line.entry, line.u, stop)
+    return ahead(line.entry, line.u, stop)
 
 
-def _text_cores(
-    glyphs: np.ndarray, boxes: list[Box], origin: tuple[int, int], shape: tuple[int, ...]
-) -> np.ndarray:
+def _text_cores(glyphs: np.ndarray, boxes: list[Box], origin: tuple[int, int]) -> np.ndarray:
     """Per box, the tight rectangle around its glyph ink (leaders stop there)."""
-    core = np.zeros(shape[:2], np.uint8)
+    core = np.zeros(glyphs.shape, bool)
     ox, oy = origin
     for bx0, by0, bx1, by1 in boxes:
         sub = glyphs[by0 - oy : by1 - oy, bx0 - ox : bx1 - ox]
@@ -364,7 +413,7 @@ def _text_cores(
         core[
             by0 - oy + ys.min() : by0 - oy + ys.max() + 1,
             bx0 - ox + xs.min() : bx0 - ox + xs.max() + 1,
-        ] = 1
+        ] = True
     return core
 
 
@@ -406,166 +455,6 @@ def _is_white(crop: np.ndarray, pixels: np.ndarray, background: np.ndarray) -> b
     return bool((background >= WHITE_LEVEL).all() and white_share >= 0.85)
 
 
-# --- anchors -----------------------------------------------------------------------
-
-
-def _anchor_for(
-    box: Box,
-    index: int,
-    segments: list[Segment],
-    ends: np.ndarray,
-    gaps: np.ndarray,
-    nearest: np.ndarray,
-    thin: np.ndarray,
-    outside: np.ndarray,
-) -> tuple[float, float] | None:
-    height = box[3] - box[1]
-    tolerance = max(6.0, 0.7 * height)
-    found: list[tuple[float, float, Point]] = []  # (gap, reach, end)
-    for k, segment in enumerate(segments):
-        side = int(np.argmin(gaps[k, :, index]))
-        gap = float(gaps[k, side, index])
-        # short pieces (bracket ticks) must start closer than long leaders
-        if gap > min(tolerance, max(10.0, 0.5 * segment.length)) or nearest[k, side] != index:
-            continue
-        near, far = (segment.p0, segment.p1) if side == 0 else (segment.p1, segment.p0)
-        if gaps[k, 1 - side, index] < gap + 5:
-            continue  # runs along the box, not away from it
-        u = Segment(near, far).unit()
-        if not _points_at(box, near, u, reach=2 * tolerance):
-            continue  # e.g. a curve of the drawing passing by the label
-        if not _free_end(outside, near, u) or _passes_through(box, outside, near, u):
-            continue
-        if _curve_continues(k, near, u, ends):
-            continue
-        end = _follow(k, near, far, ends, thin, outside)
-        found.append((gap, math.dist(near, end), end))
-    if not found:
-        return None
-    # the leader is the line starting closest to the label; among lines starting
-    # about as close (two leaders fanning out of one label) the longest
-    closest = min(gap for gap, _, _ in found)
-    _, _, end = max((f for f in found if f[0] <= closest + 3), key=lambda f: f[1])
-    return (round(end[0], 1), round(end[1], 1))
-
-
-def _follow(
-    start: int, near: Point, far: Point, ends: np.ndarray, thin: np.ndarray, outside: np.ndarray
-) -> Point:
-    """Chain straight pieces from ``far`` onwards; return where the line's pixels stop."""
-    used = {start}
-    end = np.array(far)
-    u = np.array(Segment(near, far).unit())
-    for _ in range(12):
-        step = _next_piece(end, u, ends, used, outside)
-        if step is None:
-            break
-        k, end, u = step
-        used.add(k)
-    return walk(thin, (float(end[0]), float(end[1])), (float(u[0]), float(u[1])), max_steps=80)
-
-
-def _next_piece(
-    end: np.ndarray, u: np.ndarray, ends: np.ndarray, used: set[int], outside: np.ndarray
-) -> tuple[int, np.ndarray, np.ndarray] | None:
-    """The piece continuing the line at ``end``: collinear first, else a clean bend.
-
-    A bend (a leader drawn as a polyline) is only taken where nothing continues on
-    the far side of the joint: at a T-junction the leader has reached an outline
-    of the drawing, and following the outline would move the anchor away.
-    """
-    p0, p1 = ends[:, 0, :], ends[:, 1, :]
-    vec = p1 - p0
-    length = np.linalg.norm(vec, axis=1) + 1e-9
-    unit = vec / length[:, None]
-    flip = (unit @ u) < 0  # orient every piece along u
-    a = np.where(flip[:, None], p1, p0)
-    b = np.where(flip[:, None], p0, p1)
-    unit = np.where(flip[:, None], -unit, unit)
-    cos = unit @ u
-    ahead = (b - end) @ u
-    rel = end[None, :] - a
-    t = np.einsum("ij,ij->i", rel, unit)  # where ``end`` projects on each piece
-    perp = np.abs(rel[:, 0] * unit[:, 1] - rel[:, 1] * unit[:, 0])
-    free = np.ones(len(ends), bool)
-    free[list(used)] = False
-    collinear = free & (cos >= math.cos(math.radians(12))) & (perp <= 2.5)
-    collinear &= (t >= -12) & (t <= length + 4) & (ahead > 3)
-    if collinear.any():
-        k = int(np.argmax(np.where(collinear, ahead, -np.inf)))
-        return k, b[k], unit[k]
-    gap = np.linalg.norm(a - end, axis=1)
-    bend = free & (gap <= 4) & (cos >= math.cos(math.radians(70))) & (length >= 25)
-    for k in np.argsort(-np.where(bend, length, 0))[: int(bend.sum())]:
-        back = (-float(unit[k][0]), -float(unit[k][1]))
-        # start a few px out: the incoming line's own width is right at the joint
-        behind = _ahead((float(end[0]), float(end[1])), back, 3)
-        if ink_fraction(outside, behind, back, 6, tolerance=2) >= 0.3:
-            continue
-        if _curve_continues(int(k), (float(end[0]), float(end[1])), tuple(unit[k]), ends):
-            continue
-        return int(k), b[k], unit[k]
-    return None
-
-
-def _points_at(box: Box, near: Point, u: Point, reach: float) -> bool:
-    """Does the line, extended backwards from ``near``, run well into the box?
-
-    A leader points at its label, so its extension crosses a good part of the box;
-    a curve of the drawing that clips a corner of the box only grazes it.
-    """
-    x0, y0, x1, y1 = box
-    depth = 0.3 * (y1 - y0)
-    diagonal = math.hypot(x1 - x0, y1 - y0)
-    steps = np.arange(0.0, reach + diagonal, 0.5)
-    xs, ys = near[0] - u[0] * steps, near[1] - u[1] * steps
-    inside = (xs >= x0 - 2) & (xs <= x1 + 2) & (ys >= y0 - 2) & (ys <= y1 + 2)
-    if not inside.any() or steps[inside.argmax()] > reach:
-        return False
-    return inside.sum() * 0.5 >= depth
-
-
-def _curve_continues(k: int, near: Point, u: Point, ends: np.ndarray) -> bool:
-    """Does another piece start next to ``near`` and head the opposite way?
-
-    That is a curve or line of the drawing touching the box (the circle of a cell
-    nucleus whose lowest point grazes a label), not a leader starting there. Two
-    leaders fanning out from one label point roughly the same way and pass.
-    """
-    gaps = np.linalg.norm(ends - np.array(near), axis=2)  # (n, 2)
-    gaps[k] = np.inf
-    j, side = np.nonzero(gaps <= 6)
-    if len(j) == 0:
-        return False
-    away = ends[j, 1 - side] - ends[j, side]
-    away /= np.linalg.norm(away, axis=1, keepdims=True) + 1e-9
-    return bool((away @ np.array(u) < -0.77).any())
-
-
-def _free_end(outside: np.ndarray, near: Point, u: Point) -> bool:
-    """Does the line really start at ``near``? (no stroke continues behind it)"""
-    behind = ink_fraction(outside, near, (-u[0], -u[1]), 6, tolerance=1)
-    return behind < 0.5
-
-
-def _passes_through(box: Box, outside: np.ndarray, near: Point, u: Point) -> bool:
-    """Is this a line crossing the box rather than one starting at it?"""
-    back = (-u[0], -u[1])
-    x0, y0, x1, y1 = box
-    diag = math.hypot(x1 - x0, y1 - y0)
-    steps = np.arange(0.0, diag + 8, 0.5)
-    inside_flags = [
-        x0 <= near[0] + back[0] * s < x1 and y0 <= near[1] + back[1] * s < y1 for s in steps
-    ]
-    if not any(inside_flags):
-        return False
-    last = max(i for i, flag in enumerate(inside_flags) if flag)
-    exit_ = _ahead(near, back, float(steps[last]))
-    # a wide tolerance: a curve of the drawing clipping the box corner bends away
-    # from the straight ray but still continues right there
-    return ink_fraction(outside, exit_, back, 8, tolerance=2) >= 0.5
-
-
 # --- small helpers -----------------------------------------------------------------
 
 
@@ -601,28 +490,10 @@ def _regions(labels: np.ndarray, boxes: list[Box]) -> list[tuple[np.ndarray, lis
     return [(comp == k, members) for k, members in groups.items()]
 
 
-def _rect_distance(points: np.ndarray, rects: np.ndarray) -> np.ndarray:
-    """Euclidean distance from points (..., 2) to rectangles (..., 4), broadcast."""
-    dx = np.maximum(np.maximum(rects[..., 0] - points[..., 0], 0), points[..., 0] - rects[..., 2])
-    dy = np.maximum(np.maximum(rects[..., 1] - points[..., 1], 0), points[..., 1] - rects[..., 3])
-    return np.hypot(dx, dy)
-
-
-def _sample(image: np.ndarray, point: Point) -> float:
-    """Value of ``image`` at the pixel nearest to ``point`` (clamped to the image)."""
-    x = min(max(round(point[0]), 0), image.shape[1] - 1)
-    y = min(max(round(point[1]), 0), image.shape[0] - 1)
-    return float(image[y, x])
-
-
-def _ahead(point: Point, u: Point, distance: float) -> Point:
-    return (point[0] + u[0] * distance, point[1] + u[1] * distance)
-
-
 def _first_inside(inside: np.ndarray, start: Point, u: Point, limit: float) -> Point | None:
     for s in np.arange(0.0, limit + 0.5, 0.5):
-        point = _ahead(start, u, float(s))
-        if _sample(inside, point):
+        point = ahead(start, u, float(s))
+        if sample(inside, point):
             return point
     return None
 
@@ -632,7 +503,7 @@ def _last_inside(inside: np.ndarray, entry: Point, u: Point) -> Point:
     last = entry
     limit = inside.shape[0] + inside.shape[1]
     for s in np.arange(0.5, limit, 0.5):
-        point = _ahead(entry, u, float(s))
+        point = ahead(entry, u, float(s))
         x, y = round(point[0]), round(point[1])
         if not (0 <= x < inside.shape[1] and 0 <= y < inside.shape[0]) or not inside[y, x]:
             break

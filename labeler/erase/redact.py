@@ -1,4 +1,4 @@
-"""Apply redaction annotations with every option explicit (shared by both vector paths).
+"""Add and apply redactions with every option explicit (shared by both vector paths).
 
 ``Page.apply_redactions`` first walks every redaction annotation in Python to
 remember fill colours and overlay text, then asks MuPDF to redact, then draws
@@ -11,7 +11,24 @@ it directly; otherwise the public method does the same job, only slower.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pymupdf
+
+
+def add_quads(page: pymupdf.Page, rects: Sequence[pymupdf.Rect]) -> None:
+    """One redaction annotation (no fill) covering all ``rects`` as its QuadPoints.
+
+    MuPDF redacts every quad of an annotation, so one annotation with many
+    quads does what many annotations do, at a tenth of the cost (each
+    ``add_redact_annot`` re-scans the page's annotation list in Python).
+    """
+    if not rects:
+        return
+    annot = page.add_redact_annot(rects[0], fill=False, cross_out=False)
+    mupdf = pymupdf.mupdf
+    for rect in rects:
+        mupdf.pdf_add_annot_quad_point(annot.this, mupdf.FzQuad(mupdf.FzRect(*rect)))
 
 
 def apply(page: pymupdf.Page, *, images: int, graphics: int, text: int) -> None:

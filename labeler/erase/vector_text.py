@@ -4,7 +4,8 @@ MuPDF removes every glyph whose box *touches* a redaction rectangle, and glyph
 boxes run from ascender to descender, so in tight multi-line labels a word's box
 also touches the line below. We therefore redact a thin band through the middle
 of each line (or, for text at odd angles, a small square at each glyph's
-centre): it touches exactly the glyphs of that line. ``fill=False`` and the
+centre): it touches exactly the glyphs of that line. All rects go into one
+redaction annotation as its quads (see ``redact``). ``fill=False`` and the
 explicit ``images``/``graphics`` options keep leader lines, arrowheads and
 images that cross the label intact.
 """
@@ -49,12 +50,10 @@ def redaction_rects(span: TextSpan, chars: Sequence[Char]) -> list[pymupdf.Rect]
 
 def erase_vector_text(page: pymupdf.Page, parts: Iterable[tuple[TextSpan, Sequence[Char]]]) -> int:
     """Remove the given characters from ``page`` (a work copy); returns the rect count."""
-    count = 0
-    for span, chars in parts:
-        for rect in redaction_rects(span, chars):
-            page.add_redact_annot(rect, fill=False, cross_out=False)
-            count += 1
+    rects = [rect for span, chars in parts for rect in redaction_rects(span, chars)]
+    count = len(rects)
     if count:
+        redact.add_quads(page, rects)
         redact.apply(
             page,
             images=pymupdf.PDF_REDACT_IMAGE_NONE,

@@ -81,9 +81,14 @@ def page_sizes(doc: pymupdf.Document) -> list[tuple[float, float]]:
     return [(p.rect.width, p.rect.height) for p in doc]
 
 
-def render_pixmap(page: pymupdf.Page, dpi: int, clip: pymupdf.Rect | None = None) -> pymupdf.Pixmap:
-    """Render ``clip`` (whole page if None) on white, RGB without alpha."""
-    return page.get_pixmap(dpi=dpi, clip=clip, alpha=False, colorspace=pymupdf.csRGB)
+def render_pixmap(
+    page: pymupdf.Page, dpi: int, clip: pymupdf.Rect | None = None, *, annots: bool = True
+) -> pymupdf.Pixmap:
+    """Render ``clip`` (whole page if None) on white, RGB without alpha.
+
+    ``annots=False`` leaves out annotations (a reader's highlights and notes).
+    """
+    return page.get_pixmap(dpi=dpi, clip=clip, alpha=False, colorspace=pymupdf.csRGB, annots=annots)
 
 
 def render_page(

@@ -144,7 +144,7 @@ class ItemTable:
         if search:
             sql += " AND (subject LIKE ? OR notes LIKE ? OR id LIKE ?)"
             args += [f"%{search}%"] * 3
-        return [_item(r) for r in self.db.execute(sql + " ORDER BY created_at, id", args)]
+        return [_item(r) for r in self.db.execute(sql + " ORDER BY rowid", args)]
 
     def update(self, item_id: str, **fields: str) -> Item:
         """Change editable fields (subject, tier, pattern, status, notes)."""

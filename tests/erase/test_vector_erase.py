@@ -172,3 +172,18 @@ def test_whole_page_without_clip_takes_the_caption_out_of_the_key():
     assert sorted(label.text for label in result.labels) == sorted(label.name for label in LABELS)
     assert result.kept == [CAPTION]
     assert result.clip == (0.0, 0.0, 600.0, 500.0)
+
+
+def test_label_at_an_odd_angle_is_erased():
+    doc = pymupdf.open()
+    page = doc.new_page(width=300, height=200)
+    origin = pymupdf.Point(60, 150)
+    page.insert_text(origin, "Tibia", fontsize=12, morph=(origin, pymupdf.Matrix(30)))
+    page.insert_text((150, 60), "Femur", fontsize=12)
+    page.draw_line((100, 115), (200, 100), width=0.8)
+    doc = pymupdf.open("pdf", doc.tobytes())
+    result = erase_figure(doc, 1, clip=(0, 0, 140, 200), dpi=72)
+    assert [label.text for label in result.labels] == ["Tibia"]
+    erased = pymupdf.open("pdf", result.question_pdf)[0]
+    assert erased.get_text().strip() == ""
+    assert "Femur" in doc[0].get_text()  # outside the clip, and the source is untouched

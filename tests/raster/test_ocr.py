@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pymupdf
 import pytest
 from rapidfuzz import fuzz
 
@@ -83,8 +84,15 @@ def test_rejects_non_rgb_arrays():
         ocr.read_text(np.zeros((10, 10, 3), np.float32))
 
 
+def test_the_engine_uses_the_models_in_the_wheel():
+    paths = ocr.bundled_model_paths()
+    assert set(paths) == {"Det", "Cls", "Rec"}
+    for path in paths.values():
+        assert path.parent.parent.name == "rapidocr" and path.stat().st_size > 100_000
+
+
 def test_missing_bundled_model_is_a_clear_error(monkeypatch):
-    monkeypatch.setitem(ocr._MODEL_FILES, "Det", "no-such-model.onnx")
+    monkeypatch.setitem(ocr._MODEL_ROLES, "Det", "_no-such-role_")
     with pytest.raises(LabelerError, match="never downloads"):
         ocr.bundled_model_paths()
 
@@ -96,3 +104,18 @@ def test_importing_the_module_does_not_load_the_engine():
     )
     out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
+
+
+def test_reads_tilted_and_vertical_labels():
+    doc = pymupdf.open()
+    page = doc.new_page(width=300, height=300)
+    page.insert_text((60, 250), "Vertical", fontsize=12, rotate=90)
+    tilt = pymupdf.Matrix(-30)  # pymupdf turns counter-clockwise; image y runs down
+    page.insert_text((150, 200), "Tilted label", fontsize=12, morph=(pymupdf.Point(150, 200), tilt))
+    pix = page.get_pixmap(dpi=144)
+    rgb = np.frombuffer(pix.samples, np.uint8).reshape(pix.height, pix.width, 3)
+    found = {b.text: b for b in ocr.read_text(rgb)}
+    assert set(found) == {"Vertical", "Tilted label"}
+    assert 25 <= found["Tilted label"].angle <= 35
+    x0, y0, x1, y1 = found["Vertical"].bbox
+    assert y1 - y0 > 2 * (x1 - x0)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pymupdf
 import pytest
 
 from labeler.erase.ocr import read_text
@@ -139,3 +140,35 @@ def test_bad_arguments_are_rejected(figure):
         erase_raster_labels(figure.rgb[:, :, 0], figure.boxes)
     with pytest.raises(ValueError, match="box"):
         erase_raster_labels(figure.rgb, [(1, 2, 3)])
+
+
+def _hatched_label(with_text: bool) -> np.ndarray:
+    """A label written over fine diagonal hatching, as in old engravings."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=200, height=100)
+    shape = page.new_shape()
+    for x in range(-100, 200, 4):
+        shape.draw_line((x, 10), (x + 40, 90))
+    shape.finish(color=(0.3, 0.3, 0.3), width=0.4)
+    shape.commit()
+    if with_text:
+        page.insert_text((60, 56), "Radius", fontsize=14, fontname="tiro")
+    pix = page.get_pixmap(dpi=144)
+    return np.frombuffer(pix.samples, np.uint8).reshape(pix.height, pix.width, 3).copy()
+
+
+def test_label_over_hatching_goes_and_the_hatching_stays():
+    rgb, bare = _hatched_label(True), _hatched_label(False)
+    font = pymupdf.Font("tiro")
+    right = 60 + font.text_length("Radius", fontsize=14)
+    box = (116, round((56 - 14 * font.ascender) * 2) - 4, round(right * 2) + 4, 120)
+    x0, y0, x1, y1 = box
+    erased = erase_raster_labels(rgb, [box])
+    text = np.abs(rgb.astype(int) - bare.astype(int)).max(axis=2)[y0:y1, x0:x1] > 60
+    left = np.abs(erased.astype(int) - bare.astype(int)).max(axis=2)[y0:y1, x0:x1] > 60
+    hatch = bare.mean(axis=2)[y0:y1, x0:x1] < 160
+    kept = hatch & (erased.mean(axis=2)[y0:y1, x0:x1] < 160)
+    assert text.sum() > 400
+    # what is left is where a hatch line runs through a letter stroke
+    assert left.sum() <= 0.2 * text.sum()
+    assert kept.sum() >= 0.9 * hatch.sum()
