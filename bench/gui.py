@@ -7,7 +7,7 @@ Builds a real project in a temp folder (200 items with keys and figures,
   has been painted once (reading the store, building the model, scoring the
   visible cells, painting) — goal ≤ 1 s;
 - ``store read``: the bare cost inside that — ``project.responses.latest()``;
-- ``score all``: scoring all 7,200 cells (what the "models disagree" filter costs);
+- ``score all``: scoring all 7,200 cells (what the "models disagree" filter costs, on a worker);
 - ``rescore``: a lexicon edit repainted (cache cleared, visible cells rescored);
 - ``next item``: one J keypress (figure, key and 36 answer columns).
 

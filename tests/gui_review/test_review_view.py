@@ -9,6 +9,7 @@ from tests.gui_review.factory import answer, heart_project
 from ui.review.cells import Column
 from ui.review.matrix import ResponseRole, ScoreRole
 from ui.review.view import ReviewView
+from ui.shortcuts import ShortcutRegistry
 
 
 @pytest.fixture
@@ -122,9 +123,11 @@ def test_contradicting_the_lexicon_is_refused_and_changes_nothing(view, qtbot):
         ("parse_errors", ["cell"]),
     ],
 )
-def test_filters_pick_the_items_that_need_a_look(view, name, expected):
+def test_filters_pick_the_items_that_need_a_look(view, qtbot, name, expected):
     view.filter.setCurrentIndex(view.filter.findData(name))
+    qtbot.waitUntil(lambda: view.filter_worker is None, timeout=10_000)
     assert view.matrix_model.item_ids == expected
+    assert view.current_item_id() == expected[0]
 
 
 def test_keyboard_steps_through_items_and_toggles_the_figure(view, qtbot):
@@ -161,3 +164,17 @@ def test_a_new_run_appears_without_reopening(view):
     view.session.responses_changed.emit()
     cell = matrix_cell(view, "heart", "m/c", "told")
     assert cell.data(ScoreRole).f1 == pytest.approx(0.8)
+
+
+def test_review_keys_can_be_rebound(view, qtbot):
+    registry = ShortcutRegistry()
+    view.register_shortcuts(registry)
+    assert {"review.next_item", "review.previous_item", "review.toggle_original"} <= set(
+        registry.ids()
+    )
+    registry.set_keys({"review.next_item": "N"})
+    view.matrix.setFocus()
+    qtbot.keyClick(view.matrix, Qt.Key.Key_J)  # no longer bound
+    assert view.current_item_id() == "cell"
+    qtbot.keyClick(view.matrix, Qt.Key.Key_N)
+    assert view.current_item_id() == "heart"

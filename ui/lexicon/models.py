@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QFont
 
 from labeler.scoring.normalize import normalize
 from labeler.suggestions import Suggestion
@@ -47,6 +48,10 @@ class RowsModel(QAbstractTableModel):
             if index.column() == 0 and index.row() > 0 and self.rows[index.row() - 1][0] == row[0]:
                 return ""  # same group as the row above
             return row[index.column()]
+        if role == Qt.ItemDataRole.FontRole and index.column() == 2 and row[2] == "distinct":
+            font = QFont()
+            font.setItalic(True)
+            return font
         if role == Qt.ItemDataRole.ToolTipRole:
             word = "the same as" if row[2] == "same" else "NOT the same as"
             return f"“{row[1]}” is {word} “{row[0]}”"

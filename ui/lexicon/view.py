@@ -89,6 +89,7 @@ class LexiconView(QWidget):
         self.rows.verticalHeader().hide()
         self.rows.setShowGrid(False)
         self.rows.setAlternatingRowColors(True)
+        self.rows.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         header = self.rows.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
@@ -116,6 +117,7 @@ class LexiconView(QWidget):
         self.suggestions.setShowGrid(False)
         self.suggestions.setAlternatingRowColors(True)
         self.suggestions.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.suggestions.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 12)
         actions = ActionDelegate(self.suggestions)
         for column in (SuggestionsModel.SAME, SuggestionsModel.DISTINCT):
             self.suggestions.setItemDelegateForColumn(column, actions)

@@ -5,17 +5,18 @@ reads the store in three queries and scores nothing; a cell is scored the first
 time a view asks for it and cached until the lexicon changes. The numbers are
 the ones :mod:`labeler.results` exports — the latest response per cell, the
 key's names (:func:`labeler.results.key_names`), :func:`labeler.scoring.score_names`
-with the project lexicon plus the item's own additions — but scored one cell at
-a time, because ``load_results`` scores the whole project up front.
+with :func:`labeler.results.project_lexicon` — but scored one cell at a time,
+because ``load_results`` scores the whole project up front.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from labeler.lexicon import Lexicon
 from labeler.prompts import CONDITIONS
-from labeler.results import key_names
+from labeler.results import key_names, project_lexicon
 from labeler.scoring import NameScore, score_names
 from labeler.store import Item, Project, Response
 from ui.review.style import FAILURE_STATUSES
@@ -55,26 +56,21 @@ class ReviewData:
             {Column(m, c) for _, m, c in self.responses},
             key=lambda col: (col.model, order.get(col.condition, len(order))),
         )
+        self._project = project  # read on the GUI thread only, like every view's project
         self._scores: dict[CellKey, NameScore] = {}
         self._lexicons: dict[str, Lexicon] = {}
-        self.reload_lexicon(project)
 
     # -- lexicon ------------------------------------------------------------
 
-    def reload_lexicon(self, project: Project) -> None:
-        """Re-read the lexicon rows and forget every score computed with the old ones."""
-        self.lexicon = Lexicon.from_rows(project.lexicon.rows())
-        self._item_rows = project.lexicon.item_rows()
+    def reload_lexicon(self) -> None:
+        """The lexicon changed: forget every lexicon and score computed with the old rows."""
         self._lexicons.clear()
         self._scores.clear()
 
     def lexicon_for(self, item_id: str) -> Lexicon:
-        """The project lexicon with this item's own additions layered on top."""
-        rows = self._item_rows.get(item_id)
-        if not rows:
-            return self.lexicon
+        """The lexicon export scores this item with (:func:`labeler.results.project_lexicon`)."""
         if item_id not in self._lexicons:
-            self._lexicons[item_id] = self.lexicon.with_rows(rows)
+            self._lexicons[item_id] = project_lexicon(self._project, item_id)
         return self._lexicons[item_id]
 
     # -- cells --------------------------------------------------------------
@@ -148,3 +144,10 @@ def keep(data: ReviewData, item_id: str, filter_name: str) -> bool:
     if filter_name == "parse_errors":
         return data.has_parse_error(item_id)
     return True
+
+
+def filtered_items(folder: Path, filter_name: str) -> list[str]:
+    """The ids of the items passing ``filter_name``, in order (for a worker: own connection)."""
+    with Project.open(folder) as project:
+        data = ReviewData(project)
+        return [i.id for i in data.items if keep(data, i.id, filter_name)]

@@ -10,7 +10,7 @@ lexicon row is written through the store, undoable, and every score updates.
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPoint, Qt
-from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -28,14 +28,16 @@ from PySide6.QtWidgets import (
 
 from labeler.errors import LabelerError
 from labeler.prompts import CONDITIONS
+from ui import workers
 from ui.errors import show_error
 from ui.lexicon.commands import promote
 from ui.review.answers import AnswersDelegate, AnswersModel, Entry
-from ui.review.cells import FILTERS, Column, ReviewData, keep
+from ui.review.cells import FILTERS, Column, ReviewData, filtered_items
 from ui.review.details import response_html
 from ui.review.figure import FigurePanel
 from ui.review.matrix import GroupedHeader, MatrixDelegate, MatrixModel
 from ui.session import Session
+from ui.shortcuts import ShortcutRegistry
 
 CELL_WIDTH = 52
 ANSWER_WIDTH = 176
@@ -50,6 +52,8 @@ class ReviewView(QWidget):
         self.data: ReviewData | None = None
         self._stale = True
         self.active_menu: QMenu | None = None
+        self.filter_worker: workers.Worker | None = None
+        self._keep_item: str | None = None
 
         self.filter = QComboBox()
         for name, label in FILTERS.items():
@@ -130,13 +134,25 @@ class ReviewView(QWidget):
         self.next_button.clicked.connect(lambda: self.step(1))
         self.matrix.selectionModel().currentChanged.connect(self._matrix_current)
         self.answers.clicked.connect(self._answer_clicked)
-        for keys, delta in (("J", 1), ("PgDown", 1), ("K", -1), ("PgUp", -1)):
-            shortcut = QShortcut(QKeySequence(keys), self)
-            shortcut.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            shortcut.activated.connect(lambda d=delta: self.step(d))
-        toggle = QShortcut(QKeySequence("E"), self)
-        toggle.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        toggle.activated.connect(self.figure.toggle)
+        self.actions: dict[str, tuple[QAction, str]] = {}
+        for action_id, text, key, slot in (
+            ("review.next_item", "Next item", "J", lambda: self.step(1)),
+            ("review.next_item_page", "Next item (page key)", "PgDown", lambda: self.step(1)),
+            ("review.previous_item", "Previous item", "K", lambda: self.step(-1)),
+            (
+                "review.previous_item_page",
+                "Previous item (page key)",
+                "PgUp",
+                lambda: self.step(-1),
+            ),
+            ("review.toggle_original", "Erased / original figure", "E", self.figure.toggle),
+        ):
+            action = QAction(text, self)
+            action.setShortcut(QKeySequence(key))
+            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            action.triggered.connect(slot)
+            self.addAction(action)
+            self.actions[action_id] = (action, key)
 
         for signal in (
             session.project_opened,
@@ -148,6 +164,11 @@ class ReviewView(QWidget):
         session.lexicon_changed.connect(self._rescore)
         if session.project is not None:
             self.reload()
+
+    def register_shortcuts(self, registry: ShortcutRegistry) -> None:
+        """Let the curator rebind this view's keys (called by the main window)."""
+        for action_id, (action, key) in self.actions.items():
+            registry.register(action_id, action, key)
 
     # -- loading ------------------------------------------------------------
 
@@ -182,27 +203,49 @@ class ReviewView(QWidget):
         self._apply_filter(current)
 
     def _rescore(self) -> None:
-        project = self.session.project
-        if self.data is None or project is None:
+        if self.data is None:
             return
-        self.data.reload_lexicon(project)
+        self.data.reload_lexicon()
         self.matrix_model.rescored()
         self._show_answers()
 
     def _apply_filter(self, keep_item: str | None = None) -> None:
+        """Show the items passing the chosen filter.
+
+        "All" is immediate; the others score every cell (about a second on a
+        full project), so they run on a worker with their own connection and
+        the matrix keeps its rows until the answer arrives.
+        """
         keep_item = keep_item or self.current_item_id()
         name = self.filter.currentData()
-        data = self.data
-        ids: list[str] = []
-        if data is not None:
-            if name != "all":
-                QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
-            try:
-                ids = [i.id for i in data.items if keep(data, i.id, name)]
-            finally:
-                if name != "all":
-                    QGuiApplication.restoreOverrideCursor()
-        self.matrix_model.reset(data, ids)
+        project, data = self.session.project, self.data
+        self.filter_worker = None
+        if data is None or project is None or name == "all":
+            self._show_items([i.id for i in data.items] if data else [], keep_item)
+            return
+        self.position.setText("Filtering…")
+        worker = workers.Worker(filtered_items, project.folder, name)
+        worker.signals.result.connect(self._filtered)
+        worker.signals.error.connect(self._filter_failed)
+        self.filter_worker = workers.start(worker)
+        self._keep_item = keep_item
+
+    def _filter_is_current(self) -> bool:
+        worker = self.filter_worker
+        return worker is not None and self.sender() is worker.signals
+
+    def _filtered(self, ids: list[str]) -> None:
+        if self._filter_is_current():
+            self.filter_worker = None
+            self._show_items(ids, self._keep_item)
+
+    def _filter_failed(self, exc: BaseException) -> None:
+        if self._filter_is_current():
+            self.filter_worker = None
+            show_error(exc, self, "Review")
+
+    def _show_items(self, ids: list[str], keep_item: str | None) -> None:
+        self.matrix_model.reset(self.data, ids)
         self.answers_model.item_id = None  # the data changed: re-show even the same item
         row = ids.index(keep_item) if keep_item in ids else 0
         self.select_row(row)

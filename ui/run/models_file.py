@@ -42,12 +42,11 @@ class ModelChoice:
 
 
 def load_choices(path: str | Path | None) -> list[ModelChoice]:
-    """The offline baseline, then every model in ``path`` (ConfigError if the file is bad)."""
-    configs = [baseline_model()]
-    if path:
-        configs += [
-            c for c in load_models(path, env=_EveryVariableSet()) if c.provider != "baseline"
-        ]
+    """Every model in ``path`` (ConfigError if the file is bad), plus the offline baseline
+    first unless the file already lists it."""
+    configs = load_models(path, env=_EveryVariableSet()) if path else []
+    if not any(c.provider == "baseline" for c in configs):
+        configs.insert(0, baseline_model())
     return [ModelChoice(c, _missing_key(c)) for c in configs]
 
 

@@ -80,11 +80,11 @@ class RunView(QWidget):
         self.models.setHeaderLabels(["Model", "Provider", "Price in / out per Mtok", "API key"])
         self.models.setRootIsDecorated(False)
         self.models.setAlternatingRowColors(True)
-        self.models.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for column in (1, 2, 3):
+        for column in (0, 1, 2):
             self.models.header().setSectionResizeMode(
                 column, QHeaderView.ResizeMode.ResizeToContents
             )
+        self.models.header().setStretchLastSection(True)
         # conditions, items, options
         self.conditions = {c: QCheckBox(c) for c in CONDITIONS}
         for box in self.conditions.values():
@@ -290,6 +290,8 @@ class RunView(QWidget):
         if not self.models_path.text() and local.is_file():
             self.set_models_file(local)
         self._changed()
+        self._estimate_timer.stop()
+        self.refresh_estimate()  # at once: the plan is the first thing the curator reads
 
     def _changed(self, *_: object) -> None:
         count = len(self._item_ids())
