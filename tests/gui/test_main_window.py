@@ -162,7 +162,7 @@ def test_demo_command_builds_a_project_and_screenshots_every_view(qtbot, tmp_pat
     shots = tmp_path / "shots"
     assert cli_main(["demo", "--project", str(folder), "--screenshot-dir", str(shots)]) == 0
     with Project.open(folder) as project:
-        assert project.name
+        assert project.items.list() and project.responses.latest()  # curated, with answers
     names = sorted(p.name for p in shots.glob("*.png"))
     assert names == sorted(f"{v}.png" for v in main_window.VIEWS)
     non_blank(shots / "curate.png")
