@@ -166,6 +166,16 @@ def test_a_new_run_appears_without_reopening(view):
     assert cell.data(ScoreRole).f1 == pytest.approx(0.8)
 
 
+def test_a_resent_cell_shows_its_latest_answer_and_keeps_the_history(view):
+    project = view.session.project
+    project.responses.record(answer("heart", "m/b", "told", ["aorta", "mitral valve", "vein"]))
+    view.session.responses_changed.emit()
+    cell = matrix_cell(view, "heart", "m/b", "told")
+    assert cell.data(ScoreRole).f1 == pytest.approx(2 / 3)  # was 0.5 with "aorta" alone
+    view.matrix.setCurrentIndex(cell)
+    assert "1 earlier answer(s) kept" in view.details.toPlainText()
+
+
 def test_review_keys_can_be_rebound(view, qtbot):
     registry = ShortcutRegistry()
     view.register_shortcuts(registry)

@@ -12,8 +12,12 @@ def _fmt(value: object, unit: str = "") -> str:
     return "—" if value is None else f"{value}{unit}"
 
 
-def response_html(column: Column, response: Response | None) -> str:
-    """A compact HTML summary of ``response`` for a QTextBrowser."""
+def response_html(column: Column, response: Response | None, earlier: int = 0) -> str:
+    """A compact HTML summary of ``response`` for a QTextBrowser.
+
+    ``earlier`` is how many older answers the store keeps for the same cell
+    (a re-sent call adds a row; the latest is the one scored).
+    """
     title = f"<b>{html.escape(column.model)}</b> · {html.escape(column.condition)}"
     if response is None:
         return f"{title}<p>This cell has not been run.</p>"
@@ -37,6 +41,8 @@ def response_html(column: Column, response: Response | None) -> str:
         ("Image sent", image),
         ("Answered", html.escape(response.created_at)),
     ]
+    if earlier:
+        rows.append(("History", f"{earlier} earlier answer(s) kept for this cell; latest shown"))
     if response.error:
         rows.append(("Error", f"<span style='color:#dc2626'>{html.escape(response.error)}</span>"))
     table = "".join(

@@ -316,10 +316,12 @@ class ReviewView(QWidget):
         self.answers.resizeRowsToContents()
 
     def _show_details(self, column: Column) -> None:
-        item_id = self.current_item_id()
-        if self.data is None or item_id is None:
+        item_id, project = self.current_item_id(), self.session.project
+        if self.data is None or item_id is None or project is None:
             return
-        self.details.setHtml(response_html(column, self.data.response(item_id, column)))
+        history = project.responses.history(item_id, column.model, column.condition)
+        earlier = max(0, len(history) - 1)
+        self.details.setHtml(response_html(column, self.data.response(item_id, column), earlier))
 
     # -- promoting names ----------------------------------------------------
 
