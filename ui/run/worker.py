@@ -74,11 +74,6 @@ class RunProcess(QObject):
         """Ask the run to stop after the calls in flight (finished answers are stored)."""
         self._cancel.set()
 
-    @property
-    def running(self) -> bool:
-        """True until the run's outcome has been reported."""
-        return not self._reported
-
     def _poll(self) -> None:
         if self._reported:  # only reaping the finished child, without blocking
             if not self._process.is_alive():
