@@ -8,31 +8,38 @@ candidates are filtered (a free end next to this label and no other, pointing in
 it, not crossing it, not a curve of the drawing grazing it), then chained: pieces
 on the same line are joined across the gaps the detector leaves where a line
 crosses busy drawing, a bend is taken only where it is a clean corner, and the
-end is where the line's pixels stop.
+end is where the line's pixels stop. Only pixels about as dark as the leader
+count from there on, so a black leader is followed across coloured detail (a
+dotted reticulum) and stops where it meets the part, not inside its texture.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import cache
 
 import numpy as np
 
-from labeler.erase.lines import Point, Segment, ahead, find_segments, ink_fraction, walk
+from labeler.erase.lines import Point, Segment, ahead, find_segments, ink_fraction, sample, walk
 
 Box = tuple[int, int, int, int]
 
 #: Longest gap (px) between two pieces of one leader line that is bridged.
 MAX_BRIDGE = 40
+#: A leader's last stretch ends where its stroke spreads wider than this (px).
+LINE_WIDTH_LIMIT = 9
+#: Pixels up to this many grey levels lighter than a leader count as the leader.
+LINE_GRAY_MARGIN = 60
 
 
 def leader_ends(
-    thin: np.ndarray, outside: np.ndarray, boxes: Sequence[Box]
+    gray: np.ndarray, thin: np.ndarray, outside: np.ndarray, boxes: Sequence[Box]
 ) -> list[tuple[float, float] | None]:
     """For each box, where the leader starting at it ends (None if there is none).
 
-    ``thin`` is the thin dark stroke mask of the image and ``outside`` the same
-    with every label box blanked out.
+    ``gray`` is the image in grey levels, ``thin`` its thin dark stroke mask and
+    ``outside`` the same with every label box blanked out.
     """
     segments = find_segments(outside, min_length=10)
     if not segments or not boxes:
@@ -42,10 +49,31 @@ def leader_ends(
     # distance of every segment end to every box: (n, 2, boxes)
     gaps = _rect_distance(ends[:, :, None, :], rects[None, None, :, :])
     nearest = gaps.argmin(axis=2)
+
+    @cache
+    def strokes_up_to(level: int) -> np.ndarray:
+        """Thin strokes no lighter than ``level``: a black leader, not the grey
+        or coloured detail of the part it crosses or ends on."""
+        return thin & (gray <= level)
+
+    def line_mask(near: Point, far: Point) -> np.ndarray:
+        level = _line_gray(gray, near, far) + LINE_GRAY_MARGIN
+        return strokes_up_to(int(round(level, -1)))
+
     return [
-        _anchor_for(box, index, segments, ends, gaps, nearest, thin, outside)
+        _anchor_for(box, index, segments, ends, gaps, nearest, line_mask, outside)
         for index, box in enumerate(boxes)
     ]
+
+
+def _line_gray(gray: np.ndarray, near: Point, far: Point) -> float:
+    """Median grey level along a piece of line (darkest pixel across it per step)."""
+    u = Segment(near, far).unit()
+    values = []
+    for step in range(int(math.dist(near, far)) + 1):
+        x, y = ahead(near, u, step)
+        values.append(min(sample(gray, (x - u[1] * k, y + u[0] * k)) for k in (-1, 0, 1)))
+    return float(np.median(values))
 
 
 def _anchor_for(
@@ -55,9 +83,15 @@ def _anchor_for(
     ends: np.ndarray,
     gaps: np.ndarray,
     nearest: np.ndarray,
-    thin: np.ndarray,
+    line_mask: Callable[[Point, Point], np.ndarray],
     outside: np.ndarray,
 ) -> tuple[float, float] | None:
+    """The end of this box's leader: candidates are filtered, followed, then ranked.
+
+    Leaders in textbook figures stop short of their text by up to about half a
+    line height (more for a box holding a whole multi-line label), so a piece may
+    start up to 0.7 box heights away, but never further than half its own length.
+    """
     height = box[3] - box[1]
     tolerance = max(6.0, 0.7 * height)
     found: list[tuple[float, float, Point]] = []  # (gap, reach, end)
@@ -77,7 +111,7 @@ def _anchor_for(
             continue
         if _curve_continues(k, near, u, ends):
             continue
-        end = _follow(k, near, far, ends, thin, outside)
+        end = _follow(k, near, far, ends, line_mask(near, far), outside)
         found.append((gap, math.dist(near, end), end))
     if not found:
         return None
@@ -89,19 +123,24 @@ def _anchor_for(
 
 
 def _follow(
-    start: int, near: Point, far: Point, ends: np.ndarray, thin: np.ndarray, outside: np.ndarray
+    start: int, near: Point, far: Point, ends: np.ndarray, line: np.ndarray, outside: np.ndarray
 ) -> Point:
-    """Chain straight pieces from ``far`` onwards; return where the line's pixels stop."""
+    """Chain straight pieces from ``far`` onwards; return where the line's pixels stop.
+
+    ``line`` holds the stroke pixels as dark as this line; ``outside`` all thin
+    strokes outside the labels.
+    """
     used = {start}
     end = np.array(far)
     u = np.array(Segment(near, far).unit())
     for _ in range(12):
-        step = _next_piece(end, u, ends, used, thin, outside)
+        step = _next_piece(end, u, ends, used, line, outside)
         if step is None:
             break
         k, end, u = step
         used.add(k)
-    return walk(thin, (float(end[0]), float(end[1])), (float(u[0]), float(u[1])), max_steps=80)
+    here, direction = (float(end[0]), float(end[1])), (float(u[0]), float(u[1]))
+    return walk(line, here, direction, max_steps=80, max_width=LINE_WIDTH_LIMIT)
 
 
 def _next_piece(
@@ -109,7 +148,7 @@ def _next_piece(
     u: np.ndarray,
     ends: np.ndarray,
     used: set[int],
-    thin: np.ndarray,
+    line: np.ndarray,
     outside: np.ndarray,
 ) -> tuple[int, np.ndarray, np.ndarray] | None:
     """The piece continuing the line at ``end``: collinear first, else a clean bend.
@@ -142,7 +181,7 @@ def _next_piece(
         gap = -float(t[k])
         if (
             gap <= 12
-            or math.dist(here, walk(thin, here, tuple(u), max_steps=int(gap) + 2)) >= gap - 1
+            or math.dist(here, walk(line, here, tuple(u), max_steps=int(gap) + 2)) >= gap - 1
         ):
             return int(k), b[k], unit[k]
     gap = np.linalg.norm(a - end, axis=1)

@@ -136,23 +136,48 @@ def walk(
     max_steps: int,
     max_gap: int = 2,
     tolerance: int = 1,
+    max_width: int | None = None,
+    max_wide: int = 25,
 ) -> Point:
     """Follow a straight stroke from ``start`` along unit ``u``; return its last pixel.
 
     Gaps of up to ``max_gap`` px are bridged (antialiasing and JPEG leave holes in
-    thin diagonal lines). Returns ``start`` if nothing lies ahead.
+    thin diagonal lines). With ``max_width``, stretches where the stroke pixels
+    across the ray spread wider than that are crossed only if the thin stroke
+    resumes within ``max_wide`` px (a leader crossing a dotted or outlined part on
+    its way); otherwise the walk ends where the wide stretch began, which is
+    where the line meets the part it points at. Returns ``start`` if nothing lies
+    ahead.
     """
     last = start
-    misses = 0
+    misses = wide = 0
+    wide_start: Point | None = None
     for step in range(1, max_steps + 1):
         x, y = start[0] + u[0] * step, start[1] + u[1] * step
-        if _hit(mask, x, y, u, tolerance):
-            last, misses = (x, y), 0
-        else:
+        if not _hit(mask, x, y, u, tolerance):
             misses += 1
             if misses > max_gap:
                 break
-    return last
+            continue
+        misses = 0
+        if max_width is not None and _across(mask, x, y, u, max_width + 4) > max_width:
+            wide_start = wide_start or (x, y)
+            wide += 1
+            if wide > max_wide:
+                break
+            continue
+        last, wide, wide_start = (x, y), 0, None
+    return wide_start or last
+
+
+def _across(mask: np.ndarray, x: float, y: float, u: Point, reach: int) -> int:
+    """Stroke pixels on the perpendicular through (x, y), up to ``reach`` px each side."""
+    height, width = mask.shape
+    count = 0
+    for k in range(-reach, reach + 1):
+        xi, yi = round(x - u[1] * k), round(y + u[0] * k)
+        count += bool(0 <= xi < width and 0 <= yi < height and mask[yi, xi])
+    return count
 
 
 def ink_fraction(

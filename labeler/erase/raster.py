@@ -100,18 +100,21 @@ def find_raster_anchors(
 ) -> list[tuple[float, float] | None]:
     """For each box, the far end of the leader line that starts at it, else None.
 
-    A leader starts within about half a text height of its label (the box nearest
-    to that end), is a free end there (not a curve of the drawing passing by) and
-    does not pass through the box. It is followed across small gaps and, where
-    it bends, on to the next long straight piece; the end is where its pixels stop.
-    When a label has several leaders the longest one is returned.
+    A leader starts a little way from its label (the box nearest to that end),
+    points into the box, is a free end there (not a curve of the drawing passing
+    by) and does not cross the box. It is followed across gaps and round clean
+    bends to where its pixels stop (see :mod:`labeler.erase.leaders`). Of several
+    leaders, the one starting closest to the label wins; of two starting equally
+    close (a label with two leaders), the longer. Boxes may be whole multi-line
+    labels or single lines; a box with nothing usable (off the image) gets None.
     """
     _check_image(rgb)
     clamped = [_clamp(b, rgb.shape) for b in boxes]
     clean = [b for b in clamped if b is not None]
     thin = thin_dark_mask(rgb)
     outside = thin & ~_label_mask(rgb.shape, clean)
-    found = iter(leader_ends(thin, outside, clean))
+    gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+    found = iter(leader_ends(gray, thin, outside, clean))
     return [None if box is None else next(found) for box in clamped]
 
 
