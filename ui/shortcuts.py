@@ -71,12 +71,45 @@ class ShortcutRegistry:
             self.action(action_id).setShortcut(QKeySequence(key))
 
     def conflicts(self, keys: dict[str, str]) -> dict[str, list[str]]:
-        """Keys bound to more than one action: key -> action ids."""
-        seen: dict[str, list[str]] = {}
+        """Keys that would fire two actions at once: key -> action ids.
+
+        The same key in two views is fine (each action is scoped to its own
+        widget); it clashes only where the scopes overlap: a window-wide action,
+        or one widget inside the other.
+        """
+        by_key: dict[str, list[str]] = {}
         for action_id, key in keys.items():
             if key:
-                seen.setdefault(key, []).append(action_id)
-        return {k: v for k, v in seen.items() if len(v) > 1}
+                by_key.setdefault(key, []).append(action_id)
+        clashes: dict[str, list[str]] = {}
+        for key, ids in by_key.items():
+            hit = {
+                x
+                for i, a in enumerate(ids)
+                for b in ids[i + 1 :]
+                if self._overlap(a, b)
+                for x in (a, b)
+            }
+            if hit:
+                clashes[key] = [i for i in ids if i in hit]
+        return clashes
+
+    def _scope(self, action_id: str) -> QWidget | None:
+        """The widget an action is limited to, or None when it works window-wide."""
+        action = self.action(action_id)
+        if action.shortcutContext() not in (
+            Qt.ShortcutContext.WidgetShortcut,
+            Qt.ShortcutContext.WidgetWithChildrenShortcut,
+        ):
+            return None
+        widgets = [w for w in action.associatedObjects() if isinstance(w, QWidget)]
+        return widgets[0] if widgets else None
+
+    def _overlap(self, a: str, b: str) -> bool:
+        wa, wb = self._scope(a), self._scope(b)
+        if wa is None or wb is None:
+            return True
+        return wa is wb or wa.isAncestorOf(wb) or wb.isAncestorOf(wa)
 
 
 class ShortcutsDialog(QDialog):

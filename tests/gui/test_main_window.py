@@ -88,6 +88,14 @@ def test_shortcuts_are_edited_in_the_dialog_and_remembered(qtbot, window):
     assert not dialog.ok_button.isEnabled() and "Used twice" in dialog.warning.text()
     dialog.editors["curate.add_item"].setKeySequence(QKeySequence("Ctrl+Return"))
     assert dialog.ok_button.isEnabled()
+    # The same key in two separate views is no clash; inside one view it is.
+    dialog.editors["curate.tool.keep"].setKeySequence(QKeySequence("J"))
+    dialog.editors["curate.next_page"].setKeySequence(QKeySequence("J"))
+    assert dialog.ok_button.isEnabled()
+    dialog.editors["curate.tool.inspect"].setKeySequence(QKeySequence("J"))
+    assert not dialog.ok_button.isEnabled()
+    assert "curate.tool.inspect" in dialog.warning.text()
+    dialog.editors["curate.tool.inspect"].setKeySequence(QKeySequence("I"))
     dialog.accept()
     assert undo.shortcut().toString() == "Ctrl+Alt+U"
 
