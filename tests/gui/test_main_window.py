@@ -115,6 +115,8 @@ def test_dark_palette_is_applied_and_remembered(qtbot, window):
         window_colour = app.palette().color(QPalette.ColorRole.Window)
         text_colour = app.palette().color(QPalette.ColorRole.WindowText)
         assert window_colour.lightness() < 60 and text_colour.lightness() > 200
+        canvas = window.views["curate"].viewer.canvas
+        assert canvas.backgroundBrush().color().lightness() < 100  # open views follow
         again = MainWindow()
         qtbot.addWidget(again)
         assert again.theme_actions["dark"].isChecked()

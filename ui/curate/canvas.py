@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import (
     QBrush,
     QColor,
@@ -19,6 +19,7 @@ from PySide6.QtGui import (
     QKeyEvent,
     QMouseEvent,
     QPainter,
+    QPalette,
     QPen,
     QPixmap,
     QWheelEvent,
@@ -113,7 +114,7 @@ class Canvas(QGraphicsView):
         )
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.setDragMode(QGraphicsView.DragMode.NoDrag)
-        self.setBackgroundBrush(QBrush(self.palette().color(self.palette().ColorRole.Mid)))
+        self._follow_palette()
         self.picture = QGraphicsPixmapItem()
         self.picture.setTransformationMode(Qt.TransformationMode.SmoothTransformation)
         self.scene().addItem(self.picture)
@@ -122,6 +123,14 @@ class Canvas(QGraphicsView):
         self._rubber: QGraphicsRectItem | None = None
         self._pan_from: QPointF | None = None
         self._auto_fit = False
+
+    def _follow_palette(self) -> None:
+        self.setBackgroundBrush(QBrush(self.palette().color(QPalette.ColorRole.Mid)))
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.PaletteChange:  # light/dark switched while open
+            self._follow_palette()
+        super().changeEvent(event)
 
     # -- picture and zoom ----------------------------------------------------------
 
