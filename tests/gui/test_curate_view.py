@@ -362,3 +362,20 @@ def test_reject_and_add_box_tools_re_erase_the_draft(qtbot, window):
     qtbot.waitUntil(lambda: "Nucleus" in {e.name for e in view.draft.figure.key}, timeout=15000)
     [extra] = view.draft.figure.edits["extra_boxes"]
     assert extra[0] < x0 and extra[2] > x1
+
+
+def test_undoing_an_edit_of_an_old_draft_leaves_the_new_draft_alone(qtbot, window):
+    view = curate(window)
+    erase_figure_by_drag(qtbot, view)
+    view.key.select_rows([0])
+    view.key.delete_rows()
+    assert len(view.draft.figure.key) == len(LABELS) - 1
+    first = view.draft.serial
+    view.centre.setCurrentIndex(0)
+    drag(view.viewer.canvas, FIGURE_CLIP)  # erase the region again: a new draft
+    qtbot.waitUntil(lambda: view.draft.serial != first, timeout=15000)
+    fresh = view.draft.figure.key
+    assert len(fresh) == len(LABELS)
+    window.session.undo_stack.undo()  # the deletion belonged to the old draft
+    assert view.draft.figure.key == fresh
+    assert view.key.model.entries == list(fresh)

@@ -45,8 +45,9 @@ PAGE_TAB, PREVIEW_TAB = 0, 1
 
 @dataclass(frozen=True)
 class Draft:
-    """An erased region not yet stored as an item."""
+    """An erased region not yet stored as an item; ``serial`` tells drafts apart."""
 
+    serial: int
     path: str
     page: int
     figure: Figure
@@ -62,6 +63,7 @@ class CurateView(QWidget):
         self.draft: Draft | None = None
         self.info: documents.DocumentInfo | None = None
         self._jobs: set[workers.Worker] = set()
+        self._serial = 0
 
         self.items = ItemsPanel(session, self)
         self.viewer = PageViewer(self)
@@ -280,7 +282,8 @@ class CurateView(QWidget):
             method=result.method,
         )
         refit = self.draft is None or self.draft.figure.clip != figure.clip
-        self.draft = Draft(path, page, figure)
+        self._serial += 1
+        self.draft = Draft(self._serial, path, page, figure)
         self.item = None
         self.items.clear_item()
         self.preview.set_figure(figure, refit=refit)
@@ -298,12 +301,18 @@ class CurateView(QWidget):
 
     # -- drafts --------------------------------------------------------------
 
-    def _set_draft_key(self, entries: list[KeyEntry]) -> None:
-        if self.draft is None:
-            return
-        self.draft = replace(self.draft, figure=replace(self.draft.figure, key=tuple(entries)))
-        self.preview.set_key(entries)
-        self.key.load(entries, self._set_draft_key)
+    def _draft_key_setter(self, serial: int):
+        """Saves a key into draft ``serial`` only: undoing an edit of an older draft is a no-op."""
+
+        def apply(entries: list[KeyEntry]) -> None:
+            if self.draft is None or self.draft.serial != serial:
+                return
+            figure = replace(self.draft.figure, key=tuple(entries))
+            self.draft = replace(self.draft, figure=figure)
+            self.preview.set_key(entries)
+            self.key.load(entries, apply)
+
+        return apply
 
     def add_draft(self) -> None:
         """Store the draft as an item (erased again by the core, with the same edits)."""
@@ -391,7 +400,7 @@ class CurateView(QWidget):
         if self.draft is not None:
             self.heading.setText(f"<b>Draft</b> from page {self.draft.page} · not stored yet")
             self.form.show_item(None)
-            self.key.load(list(self.draft.figure.key), self._set_draft_key)
+            self.key.load(list(self.draft.figure.key), self._draft_key_setter(self.draft.serial))
         elif self.item is not None and project is not None:
             self.heading.setText(
                 f"<b>{self.item.subject or 'Item'}</b> · page {self.item.page or '–'}"
