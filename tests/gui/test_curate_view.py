@@ -240,7 +240,12 @@ def test_items_filter_by_status_and_search(qtbot, window):
     window.shortcuts.action("curate.previous_item").trigger()
     assert curate(window).item.id == panel.model.items[0].id
     QTest.keyClicks(panel.search, "ea")
-    qtbot.waitUntil(lambda: panel.model.rowCount() == 2, timeout=10000)
+
+    def two_found() -> None:  # says what it saw if it times out
+        shown = [i.subject for i in panel.model.items]
+        assert len(shown) == 2, (panel.search.text(), shown)
+
+    qtbot.waitUntil(two_found, timeout=10000)
     assert {i.subject for i in panel.model.items} == {"heart", "leaf"}
 
     # A model answered "x" for the heart (F1 1.0) and nothing useful for the leaf (F1 0).

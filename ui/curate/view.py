@@ -254,7 +254,7 @@ class CurateView(QWidget):
         elif self.item is not None:
             project = self.session.require_project()
             before = self.item
-            edits = {k: [list(b) for b in v] for k, v in figure.edits.items() if v}
+            edits = dict(figure.edits)
             self._run(
                 documents.reerase_item,
                 (str(project.folder), self.item.id, edits),
@@ -320,7 +320,7 @@ class CurateView(QWidget):
             return
         project = self.session.require_project()
         draft = self.draft
-        edits = {k: [list(b) for b in v] for k, v in draft.figure.edits.items() if v}
+        edits = dict(draft.figure.edits)
         args = (
             str(project.folder),
             draft.path,
