@@ -172,7 +172,7 @@ class MainWindow(QMainWindow):
         )
         self.export_action = self._action(file, "file.export", "&Export…", self.export, "Ctrl+E")
         file.addSeparator()
-        self._action(file, "file.quit", "&Quit", self.close, QKeySequence.StandardKey.Quit)
+        self._action(file, "file.quit", "&Quit", self.close, "Ctrl+Q")
 
         edit = bar.addMenu("&Edit")
         undo = self.session.undo_stack.createUndoAction(self, "&Undo")

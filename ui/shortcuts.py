@@ -112,6 +112,16 @@ class ShortcutRegistry:
         return wa is wb or wa.isAncestorOf(wb) or wb.isAncestorOf(wa)
 
 
+# Where an action works, from the first part of its id ("curate.next_page" -> Curate).
+AREAS = {"file": "File", "edit": "Edit", "view": "View", "key": "Answer key"}
+
+
+def area_of(action_id: str) -> str:
+    """The group an action id belongs to, as shown in the dialog."""
+    prefix = action_id.split(".", 1)[0]
+    return AREAS.get(prefix, prefix.title())
+
+
 class ShortcutsDialog(QDialog):
     """A table of actions and their keys; edits apply when the user presses OK."""
 
@@ -119,25 +129,28 @@ class ShortcutsDialog(QDialog):
         super().__init__(parent)
         self.registry = registry
         self.setWindowTitle("Keyboard shortcuts")
-        self.resize(560, 520)
-        self.table = QTableWidget(len(registry.ids()), 2, self)
-        self.table.setHorizontalHeaderLabels(["Action", "Shortcut"])
+        self.resize(620, 560)
+        self.table = QTableWidget(len(registry.ids()), 3, self)
+        self.table.setHorizontalHeaderLabels(["Where", "Action", "Shortcut"])
         self.table.verticalHeader().hide()
-        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Fixed)
-        self.table.setColumnWidth(1, 200)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Fixed)
+        self.table.setColumnWidth(2, 200)
         self.editors: dict[str, QKeySequenceEdit] = {}
         for row, action_id in enumerate(registry.ids()):
             text = registry.action(action_id).text().replace("&", "").rstrip(".…")
-            item = QTableWidgetItem(text)
-            item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
-            item.setToolTip(action_id)
-            self.table.setItem(row, 0, item)
+            for column, value in enumerate((area_of(action_id), text)):
+                item = QTableWidgetItem(value)
+                item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
+                item.setToolTip(action_id)
+                self.table.setItem(row, column, item)
             editor = QKeySequenceEdit(QKeySequence(registry.key(action_id)), self.table)
             editor.setClearButtonEnabled(True)
             editor.setMaximumSequenceLength(1)
             editor.keySequenceChanged.connect(self._check)
-            self.table.setCellWidget(row, 1, editor)
+            self.table.setCellWidget(row, 2, editor)
             self.editors[action_id] = editor
         self.warning = QLabel(self)
         self.warning.setWordWrap(True)

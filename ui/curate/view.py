@@ -34,7 +34,7 @@ from ui.curate.item_form import ItemForm
 from ui.curate.items_panel import ItemsPanel
 from ui.curate.key_editor import KeyEditor
 from ui.curate.page_viewer import PageViewer
-from ui.curate.preview import EDIT_KINDS, ErasePreview, Figure, normalise_edits
+from ui.curate.preview import EDIT_KINDS, TOOLS, ErasePreview, Figure, normalise_edits
 from ui.errors import show_error
 from ui.session import Session
 from ui.shortcuts import ShortcutRegistry
@@ -157,7 +157,7 @@ class CurateView(QWidget):
         ):
             action(
                 f"curate.tool.{tool}",
-                f"Tool: {tool.replace('_', ' ')}",
+                f"Tool: {TOOLS[tool][0]}",
                 lambda _=False, t=tool: self.preview.set_tool(t),
                 key,
                 self.preview,
