@@ -17,6 +17,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+from bisect import bisect_left, insort
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
@@ -63,42 +64,61 @@ def _row(canonical: str, synonym: str, relation: str | None, where: str) -> Lexi
 class _Index:
     """Lookup tables derived from the rows; rebuilt whenever the rows change.
 
-    ``group_of`` maps every singular reading of every lexicon term to a group
-    id (union-find root), so lookups work for plural surfaces too. ``distinct``
-    holds vetoed pairs of group ids. ``groups(name_forms)`` is memoised, which
-    is what keeps live rescoring of thousands of cells fast.
+    Groups come from a union-find over every singular reading of every lexicon
+    term (so lookups work for plural surfaces too), the rows applied in order;
+    a group's id is the rank of its root among all roots. ``distinct`` holds
+    vetoed pairs of group ids. ``groups(name_forms)`` is memoised, which is
+    what keeps live rescoring of thousands of cells fast.
+
+    The root a union picks depends only on the sequence of unions, so
+    :meth:`layered` continues from a copy of the base's forest with an item's
+    rows and arrives at exactly the groups, ids and errors a rebuild from all
+    rows would give, while touching only the item's rows (plus C-level copies).
     """
 
-    def __init__(self, rows: Iterable[LexiconRow]) -> None:
-        parent: dict[str, str] = {}
+    def __init__(self, rows: Iterable[LexiconRow], base: _Index | None = None) -> None:
+        parent: dict[str, str] = dict(base._parent) if base is not None else {}
+        created: list[str] = []
+        moved: list[str] = []
 
         def find(x: str) -> str:
-            parent.setdefault(x, x)
-            while parent[x] != x:
-                parent[x] = parent[parent[x]]
-                x = parent[x]
-            return x
+            if x not in parent:
+                parent[x] = x
+                created.append(x)
+            return self._find(x)
 
         def union_all(forms: Iterable[str]) -> None:
             roots = [find(f) for f in forms]
             for other in roots[1:]:
-                parent[find(other)] = find(roots[0])
+                root, keep = find(other), find(roots[0])
+                if root != keep:
+                    parent[root] = keep
+                    moved.append(root)
 
-        rows = list(rows)
+        self._parent = parent
+        distinct_rows = list(base._distinct_rows) if base is not None else []
         for row in rows:
-            forms = name_forms(normalize(row.canonical)) | name_forms(normalize(row.synonym))
-            union_all(forms if row.relation == "same" else ())
-            union_all(name_forms(normalize(row.canonical)))
-            union_all(name_forms(normalize(row.synonym)))
-        roots = sorted({find(f) for f in parent})
-        ids = {root: i for i, root in enumerate(roots)}
-        self.group_of: dict[str, int] = {f: ids[find(f)] for f in parent}
+            canonical = name_forms(normalize(row.canonical))
+            synonym = name_forms(normalize(row.synonym))
+            union_all(canonical | synonym if row.relation == "same" else ())
+            union_all(canonical)
+            union_all(synonym)
+            if row.relation == "distinct":
+                distinct_rows.append((row, next(iter(canonical)), next(iter(synonym))))
+        if base is None:
+            self._roots = sorted(f for f, up in parent.items() if f == up)
+        else:
+            self._roots = list(base._roots)
+            for root in moved:
+                if base._parent.get(root) == root:
+                    del self._roots[bisect_left(self._roots, root)]
+            for form in created:
+                if parent[form] == form:
+                    insort(self._roots, form)
+        self._distinct_rows: list[tuple[LexiconRow, str, str]] = distinct_rows
         distinct: set[tuple[int, int]] = set()
-        for row in rows:
-            if row.relation != "distinct":
-                continue
-            a = self.group_of[next(iter(name_forms(normalize(row.canonical))))]
-            b = self.group_of[next(iter(name_forms(normalize(row.synonym))))]
+        for row, form_a, form_b in distinct_rows:
+            a, b = self._group(form_a), self._group(form_b)
             if a == b:
                 raise ConfigError(
                     f"lexicon says {row.canonical!r} and {row.synonym!r} are distinct, but 'same' "
@@ -113,11 +133,26 @@ class _Index:
         #: per-surface profiles, filled by the scorer
         self.names: dict[str, object] = {}
 
+    def layered(self, rows: Iterable[LexiconRow]) -> _Index:
+        """The index of this index's rows followed by ``rows`` (``self`` is unchanged)."""
+        return _Index(rows, base=self)
+
+    def _find(self, form: str) -> str:
+        """Root of a known form, compressing the path (roots never change by it)."""
+        parent = self._parent
+        while parent[form] != form:
+            parent[form] = parent[parent[form]]
+            form = parent[form]
+        return form
+
+    def _group(self, form: str) -> int:
+        return bisect_left(self._roots, self._find(form))
+
     def groups(self, forms: frozenset[str]) -> frozenset[int]:
         """Group ids of a name given its singular readings (empty if unknown)."""
         found = self._cache.get(forms)
         if found is None:
-            found = frozenset(self.group_of[f] for f in forms if f in self.group_of)
+            found = frozenset(self._group(f) for f in forms if f in self._parent)
             self._cache[forms] = found
         return found
 
@@ -191,17 +226,29 @@ class Lexicon:
 
     def merge(self, other: Lexicon | Iterable[LexiconRow]) -> Lexicon:
         """A new lexicon with this one's rows followed by ``other``'s new rows."""
-        extra = other.rows() if isinstance(other, Lexicon) else list(other)
-        return Lexicon([*self._rows, *(r for r in extra if self._key(r) not in self._keys)])
+        return self._layer(other.rows() if isinstance(other, Lexicon) else other)
 
     def with_rows(self, item_rows: Iterable[tuple[str, str, str | None] | LexiconRow]) -> Lexicon:
         """The global lexicon with one item's additions layered on top (self is unchanged).
 
         An item that adds nothing new gets this lexicon itself, so its warm
-        scoring caches are shared instead of rebuilt per item.
+        scoring caches are shared instead of rebuilt per item. Otherwise only the
+        item's rows are indexed, on top of this lexicon's index (:meth:`_Index.layered`).
         """
         extra = [r for r in Lexicon.from_rows(item_rows).rows() if self._key(r) not in self._keys]
-        return self.merge(extra) if extra else self
+        return self._layer(extra) if extra else self
+
+    def _layer(self, extra: Iterable[LexiconRow]) -> Lexicon:
+        """This lexicon's rows then ``extra``'s new ones, indexed incrementally."""
+        layered = Lexicon()
+        layered._rows, layered._keys = list(self._rows), set(self._keys)
+        added = []
+        for row in extra:
+            if layered._key(row) not in layered._keys:
+                layered._insert(row)
+                added.append(row)
+        layered.__dict__["index"] = self.index.layered(added)  # the cached_property's slot
+        return layered
 
     def search(self, text: str) -> list[LexiconRow]:
         """Rows whose canonical or synonym contains ``text`` (normalised), in order."""

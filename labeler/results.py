@@ -23,8 +23,10 @@ matrix therefore re-reads and re-scores only what changed since the last call
 from __future__ import annotations
 
 import functools
+import gc
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -140,6 +142,31 @@ def load_results(project: Project, item_ids: Iterable[str] | None = None) -> lis
 
     Flags are computed per item from all of that item's answered cells.
     """
+    with _gc_paused():
+        return _load_results(project, item_ids)
+
+
+@contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Hold the cyclic garbage collector while thousands of cells are built.
+
+    Opening the matrix allocates ~170,000 container objects (answers, scores,
+    the scorer's memo tables) that nearly all stay alive, so every
+    allocation-triggered collection re-walks a growing live set for nothing:
+    a fifth of the first open's time (``bench/results_matrix.py``). Collection
+    resumes afterwards as it was (also on error); any cycle made meanwhile is
+    collected then.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _load_results(project: Project, item_ids: Iterable[str] | None) -> list[ScoredCell]:
     wanted = None if item_ids is None else set(item_ids)
     items = {i.id: i for i in project.items.list() if wanted is None or i.id in wanted}
     keys = project.items.keys()

@@ -16,8 +16,12 @@ The dataset card's scorer, rule by rule:
 * an empty prediction scores 0; F1 = 2PR / (P + R).
 
 Speed: per-name work (normal form, singular readings, lexicon groups) is
-memoised, and a key list is prepared once per lexicon and reused by every
-model and condition scored against it, so live rescoring stays cheap.
+memoised, a key list is prepared once per lexicon and reused by every model
+and condition scored against it, and each prediction surface's edges to a
+prepared key are memoised on it, so a surface seen before costs one lookup.
+The bipartite step runs only when some name has two candidate partners.
+``bench/score.py`` measures it; ``tests/scoring/test_fast_path.py`` holds it
+to the pre-memo matcher result for result.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from rapidfuzz.fuzz import ratio
@@ -147,6 +152,8 @@ class _Side:
                 self.table.setdefault(token, hit)
             if name.fuzzy_prefix is not None:
                 self.fuzzy[name.fuzzy_prefix].append((cls, name.raw, name.norm, name.groups))
+        #: prediction surface -> its profile and edges to this key (see :func:`_edges`)
+        self.edges: dict[str, _Edges] = {}
 
 
 def _classes(names: Sequence[_Name]) -> tuple[Sequence[int], list[str]]:
@@ -156,8 +163,11 @@ def _classes(names: Sequence[_Name]) -> tuple[Sequence[int], list[str]]:
     (normalised form, singular reading or lexicon group), so the count does
     not depend on order even for chains like ``atrium ~ atria ~ atrion``.
     Classes are numbered by first appearance. The common case (no two names
-    equivalent) costs one C-level disjointness test per name.
+    equivalent) costs one C-level set build over all their tokens.
     """
+    flat = list(chain.from_iterable([name.equivalent for name in names]))
+    if len(set(flat)) == len(flat):  # no token shared: every name is its own class
+        return range(len(names)), [name.raw for name in names]
     owner: dict[str | int, int] = {}
     parent: list[int] | None = None
     for i, name in enumerate(names):
@@ -189,6 +199,10 @@ def _root(parent: list[int], i: int) -> int:
     return i
 
 
+#: Surfaces memoised per prepared key before its memo starts over (bounds memory).
+_MAX_EDGE_MEMO = 5_000
+
+
 def _prepared_key(key: Sequence[str], index: _Index) -> _Side:
     cache = index.prepared
     token = tuple(key)
@@ -204,44 +218,78 @@ def _vetoed(distinct: frozenset[tuple[int, int]], a: frozenset[int], b: frozense
     return any((x, y) in distinct for x in a for y in b)
 
 
+#: An edge as the merge stores it: key class -> (strength, prediction surface, key surface).
+_Edge = tuple[int, tuple[int, str, str]]
+#: One prediction surface against one prepared key: its profile and its edges.
+_Edges = tuple[_Name, tuple[_Edge, ...]]
+
+
+def _edges(name: _Name, keys: _Side, index: _Index) -> tuple[_Edge, ...]:
+    """Every edge from one prediction to the key classes, in first-found order.
+
+    Per key class: the strongest unvetoed level and the key surface of the first
+    token reaching it; fuzzy edges (first passing key surface, bucket order) only
+    for classes no stronger level reached. Merging these per prediction class
+    with "replace only if strictly stronger" gives exactly the edges of testing
+    token by token, so the result is memoised per (prepared key, surface).
+    """
+    found: dict[int, tuple[int, str]] = {}
+    table, distinct = keys.table, index.distinct
+    for token in table.keys() & name.strength:
+        strength = name.strength[token]
+        k, key_raw = table[token]
+        current = found.get(k)
+        if current is not None and current[0] >= strength:
+            continue
+        if strength < 4 and distinct and _vetoed(distinct, name.groups, keys.groups[k]):
+            continue
+        found[k] = (strength, key_raw)
+    candidates = keys.fuzzy.get(name.fuzzy_prefix) if name.fuzzy_prefix else None
+    for k, key_raw, key_norm, key_groups in candidates or ():
+        if (
+            k not in found
+            and abs(len(key_norm) - len(name.norm)) <= FUZZY_MAX_LEN_DIFF
+            and ratio(name.norm, key_norm, score_cutoff=FUZZY_MIN_SIMILARITY * 100)
+            and not (distinct and _vetoed(distinct, name.groups, key_groups))
+        ):
+            found[k] = (1, key_raw)
+    return tuple((k, (strength, name.raw, key_raw)) for k, (strength, key_raw) in found.items())
+
+
 def _match_side(
     predicted: Sequence[str], keys: _Side, index: _Index
 ) -> tuple[list[str], dict[tuple[int, int], tuple[int, str, str]]]:
     """Prediction classes (their surfaces) and the best edge per (pred, key) class pair.
 
-    Hot path of live rescoring: lookups are one C-level intersection of the
-    key table with the name's tokens; Python only loops over actual hits.
+    Hot path of live rescoring: a prediction's edges to a key are computed once
+    per prepared key (:func:`_edges`) and reused by every answer that repeats
+    that surface, so each answer costs a few dict lookups per name.
     """
+    memo = keys.edges
+    found = [memo.get(raw) for raw in predicted]
+    if None in found:
+        if len(memo) > _MAX_EDGE_MEMO:
+            memo.clear()
+        for n, raw in enumerate(predicted):
+            if found[n] is None:
+                name = index.names.get(raw) or _profile(raw, index)
+                found[n] = memo[raw] = (name, _edges(name, keys, index) if name.norm else ())
+    entries = [entry for entry in found if entry is not None and entry[0].norm]
+    class_of, reps = _classes([name for name, _ in entries])
+    if isinstance(class_of, range):  # one name per class: no edge competes with another
+        return reps, {(p, k): edge for p, (_, edges) in enumerate(entries) for k, edge in edges}
     best: dict[tuple[int, int], tuple[int, str, str]] = {}
-    table, distinct, fuzzy, names = keys.table, index.distinct, keys.fuzzy, index.names
-    profiles = [n for n in (names.get(raw) or _profile(raw, index) for raw in predicted) if n.norm]
-    class_of, reps = _classes(profiles)
-    for name, p in zip(profiles, class_of, strict=True):
-        for token in table.keys() & name.strength:
-            strength = name.strength[token]
-            k, key_raw = table[token]
+    for (_, edges), p in zip(entries, class_of, strict=True):
+        for k, edge in edges:
             current = best.get((p, k))
-            if current is not None and current[0] >= strength:
-                continue
-            if strength < 4 and distinct and _vetoed(distinct, name.groups, keys.groups[k]):
-                continue
-            best[(p, k)] = (strength, name.raw, key_raw)
-        candidates = fuzzy.get(name.fuzzy_prefix) if name.fuzzy_prefix else None
-        for k, key_raw, key_norm, key_groups in candidates or ():
-            if (
-                abs(len(key_norm) - len(name.norm)) <= FUZZY_MAX_LEN_DIFF
-                and (p, k) not in best
-                and ratio(name.norm, key_norm, score_cutoff=FUZZY_MIN_SIMILARITY * 100)
-                and not (distinct and _vetoed(distinct, name.groups, key_groups))
-            ):
-                best[(p, k)] = (1, name.raw, key_raw)
+            if current is None or current[0] < edge[0]:
+                best[(p, k)] = edge
     return reps, best
 
 
 def _one_to_one(edges: dict[tuple[int, int], tuple[int, str, str]]) -> list[tuple[int, int]]:
-    lefts = [p for p, _ in edges]
-    rights = [k for _, k in edges]
-    if len(set(lefts)) == len(lefts) and len(set(rights)) == len(rights):
+    lefts, rights = zip(*edges, strict=True)
+    if len(set(lefts)) == len(lefts) == len(set(rights)):  # no choice to make: greedy is maximum
         return sorted(edges)
     weights = {pair: value[0] for pair, value in edges.items()}
     return max_matching(weights, max(lefts) + 1, max(rights) + 1)
@@ -267,10 +315,7 @@ def score_names(
         recall=recall,
         n_pred=n_pred,
         n_key=n_key,
-        matches=[
-            Match(edges[pair][1], edges[pair][2], _HOW_OF[edges[pair][0]])  # type: ignore[arg-type]
-            for pair in pairs
-        ],
+        matches=[Match(pred, key, _HOW_OF[level]) for level, pred, key in map(edges.get, pairs)],
         unmatched_pred=[r for p, r in enumerate(pred_reps) if p not in matched_p],
         missed_key=[r for k, r in enumerate(keys.reps) if k not in matched_k],
     )

@@ -1,5 +1,8 @@
 """labeler.results: the latest response per cell, scored with global + per-item lexicon."""
 
+import gc
+
+import pytest
 from export_fixtures import MODELS, answer
 
 from labeler.results import FRAME_COLUMNS, load_results, results_frame
@@ -117,3 +120,24 @@ def test_two_projects_never_share_answers(tmp_path):
             results.append(load_results(p)[0])
     assert [r.f1 for r in results] == [1.0, 0.0]
     assert results[0].response_id == results[1].response_id  # same id, different projects
+
+
+def test_garbage_collection_is_left_as_it_was(project, monkeypatch):
+    # the matrix build pauses the cyclic collector; it must come back, also after an error
+    assert gc.isenabled()
+    assert load_results(project) and gc.isenabled()
+    gc.disable()
+    try:
+        load_results(project)
+        assert not gc.isenabled()  # a caller's own pause is not undone
+    finally:
+        gc.enable()
+
+    def broken(*args):
+        assert not gc.isenabled()  # paused while the cells are scored
+        raise RuntimeError("scorer crashed")
+
+    monkeypatch.setattr("labeler.results._score", broken)
+    with pytest.raises(RuntimeError, match="scorer crashed"):
+        load_results(project, item_ids=[CELL])
+    assert gc.isenabled()

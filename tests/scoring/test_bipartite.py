@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from labeler.scoring.bipartite import max_matching
+from tests.scoring import reference_impl
 
 
 def brute_force(edges: dict[tuple[int, int], int]) -> tuple[int, int]:
@@ -39,3 +40,15 @@ def test_size_beats_strength():
     # one strong edge 0-0, or two weak edges 0-1 and 1-0: two matches win
     edges = {(0, 0): 5, (0, 1): 1, (1, 0): 1}
     assert max_matching(edges, 2, 2) == [(0, 1), (1, 0)]
+
+
+WIDE_EDGES = st.dictionaries(
+    st.tuples(st.integers(0, 7), st.integers(0, 7)), st.integers(1, 5), max_size=24
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(WIDE_EDGES)
+def test_same_matching_as_the_reference_including_ties(edges):
+    # ties between equally good matchings must break exactly as before the speed work
+    assert max_matching(edges, 8, 8) == reference_impl.max_matching(edges, 8, 8)
