@@ -12,7 +12,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLineEdit
 
 from labeler.store import KeyEntry, NewResponse
-from tests.gui.gui_helpers import FIGURE_CLIP, LABELS, wait_idle
+from tests.gui.gui_helpers import FIGURE_CLIP, LABELS, wait_idle, write_cell_pdf
 from ui.curate.view import PREVIEW_TAB, CurateView
 
 
@@ -384,3 +384,25 @@ def test_undoing_an_edit_of_an_old_draft_leaves_the_new_draft_alone(qtbot, windo
     window.session.undo_stack.undo()  # the deletion belonged to the old draft
     assert view.draft.figure.key == fresh
     assert view.key.model.entries == list(fresh)
+
+
+def test_an_item_whose_source_moved_still_opens_without_a_dialog(
+    qtbot, window, dialogs, tmp_path: Path
+):
+    from labeler.curation import add_item_from_document
+
+    other = write_cell_pdf(tmp_path / "other.pdf")  # never opened by the viewer
+    project = window.session.require_project()
+    wait_idle(qtbot)
+    item = add_item_from_document(project, other, 2, FIGURE_CLIP)
+    window.session.items_changed.emit()
+    other.rename(tmp_path / "moved.pdf")
+    messages: list[str] = []
+    window.session.status_message.connect(messages.append)
+    view = curate(window)
+    view.items.select_item(item.id)
+    qtbot.waitUntil(lambda: any("Source page not shown" in m for m in messages), timeout=10000)
+    wait_idle(qtbot)
+    assert dialogs == []
+    assert view.item.id == item.id and view.preview.figure is not None
+    assert view.viewer.info is None

@@ -212,8 +212,15 @@ class CurateView(QWidget):
         self.centre.setCurrentIndex(PAGE_TAB)
         self.show_source(source_id)
 
-    def show_source(self, source_id: int, page: int = 1, region: Box | None = None) -> None:
-        """Show a source document's ``page`` (and highlight ``region``)."""
+    def show_source(
+        self, source_id: int, page: int = 1, region: Box | None = None, quiet: bool = False
+    ) -> None:
+        """Show a source document's ``page`` (and highlight ``region``).
+
+        ``quiet``: the document is only context (an item was picked), so if it
+        cannot be opened — moved, renamed — say so in the status bar instead of
+        a dialog on every click; the item's stored images need no source.
+        """
         source = self.session.require_project().sources.get(source_id)
         if self.info is not None and self.info.path == source.path:
             self._go_to(page, region)
@@ -223,7 +230,13 @@ class CurateView(QWidget):
             (source.path,),
             lambda info: self._show_document(info, page, region),
             "Opening document…",
+            on_error=self._source_unavailable if quiet else None,
         )
+
+    def _source_unavailable(self, exc: BaseException) -> None:
+        self.info = None
+        self.viewer.set_document(None)
+        self.session.status_message.emit(f"Source page not shown: {exc}")
 
     def _show_document(
         self, info: documents.DocumentInfo, page: int, region: Box | None = None
@@ -357,7 +370,7 @@ class CurateView(QWidget):
         self.centre.setCurrentIndex(PREVIEW_TAB)
         self._show_side()
         if self.item.source_id is not None and self.item.page is not None:
-            self.show_source(self.item.source_id, self.item.page, self.item.clip)
+            self.show_source(self.item.source_id, self.item.page, self.item.clip, quiet=True)
             self.items.select_source(self.item.source_id)
 
     def _figure_of(self, item: Item) -> Figure | None:
@@ -428,12 +441,12 @@ class CurateView(QWidget):
 
     # -- jobs ----------------------------------------------------------------
 
-    def _run(self, fn, args: tuple, on_result, message: str) -> workers.Worker:
-        """Run a document job the curator waits for, with a busy bar and error dialogs."""
+    def _run(self, fn, args: tuple, on_result, message: str, on_error=None) -> workers.Worker:
+        """Run a document job the curator waits for, with a busy bar; errors become dialogs."""
         job = workers.Worker(fn, *args).deliver_to(
             self,
             result=on_result,
-            error=lambda exc: show_error(exc, self),
+            error=on_error or (lambda exc: show_error(exc, self)),
             finished=lambda: self._job_done(job),
         )
         self._jobs.add(job)
