@@ -221,3 +221,12 @@ def test_file_menu_new_project_add_pdf_and_recent(qtbot, window, monkeypatch, tm
     window.recent_menu.actions()[1].trigger()
     assert window.session.require_project().folder == old
     wait_idle(qtbot)
+
+
+def test_export_menu_opens_the_export_dialog_for_the_open_project(qtbot, window, monkeypatch):
+    from ui.export.dialog import ExportDialog
+
+    opened: list[str] = []
+    monkeypatch.setattr(ExportDialog, "exec", lambda self: opened.append(self.windowTitle()) or 0)
+    window.shortcuts.action("file.export").trigger()
+    assert opened == ["Export Cells"]
