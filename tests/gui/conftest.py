@@ -1,0 +1,65 @@
+"""GUI test set-up: private settings, recorded dialogs, a real project with a real PDF."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QMessageBox
+
+from labeler.store import Project
+from tests.gui.gui_helpers import wait_idle, write_cell_pdf
+from ui.main_window import MainWindow
+
+
+@pytest.fixture(autouse=True)
+def private_settings(tmp_path: Path) -> Path:
+    """Every test reads and writes its own settings file, never the user's."""
+    folder = tmp_path / "settings"
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(folder))
+    return folder
+
+
+@pytest.fixture
+def dialogs(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
+    """Message boxes shown during the test, as (text, informative text); none blocks."""
+    shown: list[tuple[str, str]] = []
+
+    def record(box: QMessageBox) -> int:
+        shown.append((box.text(), box.informativeText()))
+        return int(QMessageBox.StandardButton.Ok)
+
+    monkeypatch.setattr(QMessageBox, "exec", record)
+    return shown
+
+
+@pytest.fixture
+def cell_pdf(tmp_path: Path) -> Path:
+    """The test PDF (made with pymupdf, on disk)."""
+    return write_cell_pdf(tmp_path / "cells.pdf")
+
+
+@pytest.fixture
+def project_dir(tmp_path: Path, cell_pdf: Path) -> Path:
+    """A project with the test PDF recorded as its only source."""
+    folder = tmp_path / "project"
+    with Project.create(folder, name="Cells") as project:
+        project.sources.add(cell_pdf, kind="pdf", page_count=2)
+    return folder
+
+
+@pytest.fixture
+def window(qtbot, project_dir: Path) -> MainWindow:
+    """The main window on the test project, shown at 1280×800, background work settled."""
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.resize(1280, 800)
+    win.session.open(project_dir)
+    win.show_view("curate")
+    win.show()
+    qtbot.waitExposed(win)
+    wait_idle(qtbot)
+    yield win
+    wait_idle(qtbot)
+    win.remember_state = False  # qtbot closes it; the layout must not leak into other tests

@@ -1,0 +1,115 @@
+"""The Export dialog writes real files; the Leaderboard shows the card's numbers."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from PySide6.QtCore import Qt
+
+from labeler.store import KeyEntry, NewResponse, Project
+from tests.gui_review.factory import answer, heart_project
+from ui.export.dialog import ExportDialog
+from ui.leaderboard.view import LeaderboardView
+
+
+def lines(path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+@pytest.fixture
+def dialog(tmp_path, qtbot, session):
+    heart_project(tmp_path / "p").close()
+    session.open(tmp_path / "p")
+    widget = ExportDialog(session)
+    qtbot.addWidget(widget)
+    widget.show()
+    yield widget
+    widget.close()
+
+
+def export(dialog, qtbot, folder) -> None:
+    dialog.folder.setText(str(folder))
+    qtbot.mouseClick(dialog.export_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: dialog.worker is None, timeout=20_000)
+
+
+def test_export_writes_the_public_files_and_says_what_it_wrote(dialog, qtbot, tmp_path):
+    changed = []
+    dialog.session.items_changed.connect(lambda: changed.append(True))
+    out = tmp_path / "out"
+    assert dialog.scope.text().startswith("2 item(s) will be exported")
+    export(dialog, qtbot, out)
+
+    results, items = lines(out / "results.jsonl"), lines(out / "items.jsonl")
+    assert len(items) == 2
+    assert len(results) == 6  # 7 cells, one of them an API error with no answer
+    assert {r["item_id"] for r in results} == {i["item_id"] for i in items}
+    assert (out / "README.md").is_file() and not (out / "provenance.jsonl").exists()
+    text = dialog.result.toPlainText()
+    assert "Validation passed" in text and str(out / "results.jsonl") in text
+    assert dialog.report is not None and dialog.report.files["results.jsonl"] == 6
+    assert "1 cell(s) left out" in text
+    assert changed, "public IDs were assigned: views are told"
+
+
+def test_private_export_of_ready_items_only(dialog, qtbot, tmp_path):
+    dialog.private.setChecked(True)
+    dialog.only_ready.setChecked(True)
+    assert dialog.scope.text().startswith("1 item(s) will be exported")
+    out = tmp_path / "private"
+    export(dialog, qtbot, out)
+    assert len(lines(out / "items.jsonl")) == 1
+    provenance = lines(out / "provenance.jsonl")
+    assert [p["internal_id"] for p in provenance] == ["heart"]
+
+
+def test_a_refused_export_writes_nothing_and_says_why(dialog, qtbot, tmp_path):
+    out = tmp_path / "busy"
+    out.mkdir()
+    (out / "thesis.docx").write_bytes(b"precious")
+    export(dialog, qtbot, out)
+    assert "Export failed" in dialog.result.toPlainText()
+    assert "not an earlier export" in dialog.result.toPlainText()
+    assert sorted(p.name for p in out.iterdir()) == ["thesis.docx"]
+    assert dialog.export_button.isEnabled()
+
+
+def known_project(folder) -> Project:
+    """Means anyone can check: m/a told 1.0, no-image 2/3, blind 0; m/b told 2/3."""
+    project = Project.create(folder, name="known")
+    for item_id in ("i1", "i2"):
+        project.items.add(item_id=item_id, subject="x", key=[KeyEntry("aorta"), KeyEntry("vein")])
+        record = project.responses.record
+        record(answer(item_id, "m/a", "told", ["aorta", "vein"]))
+        record(answer(item_id, "m/a", "no-image", ["aorta"]))
+        record(answer(item_id, "m/a", "blind", ["tooth"]))
+        record(answer(item_id, "m/b", "told", ["aorta"]))
+        record(NewResponse(item_id, "m/b", "no-image", "e", "api_error", error="HTTP 503"))
+    return project
+
+
+def test_leaderboard_shows_the_cards_table_chart_and_flags(tmp_path, qtbot, session):
+    known_project(tmp_path / "p").close()
+    session.open(tmp_path / "p")
+    view = LeaderboardView(session)
+    qtbot.addWidget(view)
+    view.resize(1280, 800)
+    view.show()
+    qtbot.waitUntil(lambda: view.board is not None, timeout=20_000)
+
+    table = view.table
+    rows = {
+        table.item(r, 0).text(): [table.item(r, c).text() for c in range(1, 7)]
+        for r in range(table.rowCount())
+    }
+    assert table.item(0, 0).text() == "m/a", "sorted by told"
+    assert rows["m/a"] == ["0.0%", "100.0%", "—", "66.7%", "+33.3", "67%"]
+    assert rows["m/b"] == ["—", "66.7%", "—", "—", "—", "—"]
+    assert table.item(0, 2).data(Qt.ItemDataRole.UserRole + 30) == "100.0 – 100.0"
+    assert "2 API errors left out" in view.summary.text()
+    assert [r.model for r in view.chart.rows] == ["m/a", "m/b"]
+
+    flags = {view.flags.item(r, 0).text(): view.flags.item(r, 4).text() for r in range(2)}
+    assert flags == {"i1": "recitable", "i2": "recitable"}
+    view.close()

@@ -1,0 +1,119 @@
+"""The Curate view's bridge to the core's document functions.
+
+Every function here touches PyMuPDF and therefore runs only as a job on
+:func:`ui.workers.document_pool` (one thread). Opened documents are cached per
+path in that thread, so scrolling through a 1,000-page book opens it once.
+Nothing here decides anything: it calls ``labeler.pdf`` and ``labeler.erase``
+and converts their output into what Qt shows (``QImage`` is safe to build off
+the GUI thread; ``QPixmap`` is not, so the views convert).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtGui import QImage
+
+from labeler.erase import EraseResult, erase_figure
+from labeler.pdf.document import get_page, open_document, page_sizes, render_pixmap
+from labeler.pdf.figures import propose_figures
+from labeler.store.records import Box
+
+MAX_OPEN = 4
+KINDS = {".pdf": "pdf", ".svg": "svg", ".png": "image", ".jpg": "image", ".jpeg": "image"}
+
+_open: OrderedDict[str, object] = OrderedDict()
+
+
+@dataclass(frozen=True)
+class DocumentInfo:
+    """What the viewer needs to lay out a document without rendering it."""
+
+    path: str
+    kind: str
+    page_sizes: list[tuple[float, float]]  # points, per page
+
+
+def _document(path: str):
+    doc = _open.get(path)
+    if doc is None:
+        doc = open_document(path)
+        _open[path] = doc
+        while len(_open) > MAX_OPEN:
+            _open.popitem(last=False)[1].close()
+    _open.move_to_end(path)
+    return doc
+
+
+def describe(path: str) -> DocumentInfo:
+    """Open ``path`` and measure its pages."""
+    kind = KINDS.get(Path(path).suffix.lower(), "pdf")
+    return DocumentInfo(path, kind, page_sizes(_document(path)))
+
+
+def render(path: str, page: int, dpi: float, clip: Box | None = None) -> QImage:
+    """1-based ``page`` (or ``clip`` of it, in points) at ``dpi`` as an RGB ``QImage``."""
+    import pymupdf
+
+    target = get_page(_document(path), page)
+    pix = render_pixmap(target, max(1, round(dpi)), None if clip is None else pymupdf.Rect(clip))
+    image = QImage(pix.samples, pix.width, pix.height, pix.stride, QImage.Format.Format_RGB888)
+    return image.copy()  # detach from pix's buffer, which dies with this frame
+
+
+def propose(path: str, page: int) -> list[tuple[Box, str]]:
+    """Figure regions the core proposes on ``page`` (points), best first, with a tooltip."""
+    candidates = propose_figures(_document(path), page)
+    return [
+        (tuple(c.clip), c.caption or f"Proposed figure (score {c.score:.2f})") for c in candidates
+    ]
+
+
+def erase(
+    path: str,
+    page: int,
+    clip: Box,
+    dpi: int,
+    keep: tuple[Box, ...] = (),
+    extra_boxes: tuple[Box, ...] = (),
+    removed_boxes: tuple[Box, ...] = (),
+) -> EraseResult:
+    """Erase ``clip`` with the curator's edits (the core's one entry point)."""
+    return erase_figure(
+        _document(path),
+        page,
+        clip,
+        dpi,
+        keep=keep,
+        extra_boxes=extra_boxes,
+        removed_boxes=removed_boxes,
+    )
+
+
+def add_item(folder: str, path: str, page: int, clip: Box, edits: dict, key: list | None) -> str:
+    """Store a region as a new item through the core; returns its id.
+
+    Runs on the document pool with its own project connection (a ``Project``
+    belongs to one thread). ``key`` is the curator's edited draft key, saved
+    over the harvested one when given.
+    """
+    from labeler.curation import add_item_from_document
+    from labeler.store import Project
+
+    with Project.open(folder) as project:
+        item = add_item_from_document(project, path, page, clip, edits=edits)
+        if key is not None:
+            project.items.set_key(item.id, key)
+        return item.id
+
+
+def reerase_item(folder: str, item_id: str, edits: dict) -> str:
+    """Erase a stored item again with new edits (the core stores the images)."""
+    from labeler.curation import reerase_item as reerase
+    from labeler.store import Project
+
+    with Project.open(folder) as project:
+        reerase(project, item_id, edits)
+    return item_id

@@ -1,0 +1,99 @@
+"""The selected item's fields: subject, tier, pattern, status, notes.
+
+A field is saved when the curator finishes editing it (Enter or leaving the
+field; a choice in a list saves at once), as one undoable
+:class:`~ui.curate.commands.FieldEdit`.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFocusEvent
+from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QLineEdit, QPlainTextEdit, QWidget
+
+from labeler.store.records import PATTERNS, STATUSES, TIERS, Item
+from ui.curate.commands import FieldEdit
+from ui.session import Session
+
+PATTERN_TIPS = {
+    "A": "A — unlabelled original",
+    "B": "B — printed labels erased",
+    "C": "C — letter markers on the figure",
+}
+
+
+class NotesEdit(QPlainTextEdit):
+    """Multi-line notes that save when focus leaves."""
+
+    def __init__(self, save, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._save = save
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:
+        self._save()
+        super().focusOutEvent(event)
+
+
+class ItemForm(QWidget):
+    """Edits one stored item's fields through the undo stack."""
+
+    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.item: Item | None = None
+        self.id_label = QLabel("—", self)
+        self.id_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.subject = QLineEdit(self)
+        self.subject.setPlaceholderText("e.g. human heart, plant cell")
+        self.subject.editingFinished.connect(
+            lambda: self._save("subject", self.subject.text().strip())
+        )
+        self.combos: dict[str, QComboBox] = {}
+        for field, values in (("tier", TIERS), ("pattern", PATTERNS), ("status", STATUSES)):
+            combo = QComboBox(self)
+            for value in values:
+                combo.addItem(
+                    PATTERN_TIPS.get(value, value) if field == "pattern" else value, value
+                )
+            combo.activated.connect(lambda _, f=field, c=combo: self._save(f, c.currentData()))
+            self.combos[field] = combo
+        self.notes = NotesEdit(lambda: self._save("notes", self.notes.toPlainText()), self)
+        self.notes.setPlaceholderText("Anything a reviewer should know")
+        self.notes.setFixedHeight(56)
+        form = QFormLayout(self)
+        form.setContentsMargins(0, 0, 0, 0)
+        form.setHorizontalSpacing(10)
+        form.setVerticalSpacing(6)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        form.addRow("Item", self.id_label)
+        form.addRow("Subject", self.subject)
+        form.addRow("Tier", self.combos["tier"])
+        form.addRow("Pattern", self.combos["pattern"])
+        form.addRow("Status", self.combos["status"])
+        form.addRow("Notes", self.notes)
+        self.show_item(None)
+
+    def show_item(self, item: Item | None) -> None:
+        """Show ``item``'s fields (None disables the form)."""
+        self.item = item
+        for widget in (self.subject, self.notes, *self.combos.values()):
+            widget.setEnabled(item is not None)
+        if item is None:
+            self.id_label.setText("No item selected")
+            self.subject.clear()
+            self.notes.clear()
+            return
+        self.id_label.setText(item.id)
+        if self.subject.text() != item.subject:
+            self.subject.setText(item.subject)
+        for field, combo in self.combos.items():
+            combo.setCurrentIndex(combo.findData(getattr(item, field)))
+        if self.notes.toPlainText() != item.notes:
+            self.notes.setPlainText(item.notes)
+
+    def _save(self, field: str, value: str) -> None:
+        if self.item is None or getattr(self.item, field) == value:
+            return
+        self.session.undo_stack.push(
+            FieldEdit(self.session, self.item.id, field, getattr(self.item, field), value)
+        )

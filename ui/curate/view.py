@@ -1,0 +1,460 @@
+"""The Curate view: from a page of a textbook to a stored, keyed item.
+
+Left, the project's items and sources. Centre, the source page (thumbnails,
+zoom, proposed figures) and the erase preview. Right, the item's fields and
+its answer key. Choosing a region erases it at once in a worker and shows a
+*draft*; "Add item" stores it through ``labeler.curation``. Selecting a stored
+item shows its saved images and key; edits to either are undoable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtGui import QAction, QImage, QKeySequence
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from labeler.curation import key_from_labels
+from labeler.erase import EraseResult
+from labeler.store.records import Box, Item, KeyEntry
+from ui import workers
+from ui.curate import documents
+from ui.curate.commands import ImagesEdit, stored_key_setter
+from ui.curate.item_form import ItemForm
+from ui.curate.items_panel import ItemsPanel
+from ui.curate.key_editor import KeyEditor
+from ui.curate.page_viewer import PageViewer
+from ui.curate.preview import EDIT_KINDS, TOOLS, ErasePreview, Figure, normalise_edits
+from ui.errors import show_error
+from ui.session import Session
+from ui.shortcuts import ShortcutRegistry
+
+DPI = 200
+PAGE_TAB, PREVIEW_TAB = 0, 1
+
+
+@dataclass(frozen=True)
+class Draft:
+    """An erased region not yet stored as an item; ``serial`` tells drafts apart."""
+
+    serial: int
+    path: str
+    page: int
+    figure: Figure
+
+
+class CurateView(QWidget):
+    """Items and sources | page viewer and erase preview | fields and key."""
+
+    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.item: Item | None = None
+        self.draft: Draft | None = None
+        self.info: documents.DocumentInfo | None = None
+        self._jobs: set[workers.Worker] = set()
+        self._serial = 0
+
+        self.items = ItemsPanel(session, self)
+        self.viewer = PageViewer(self)
+        self.preview = ErasePreview(self)
+        self.centre = QTabWidget(self)
+        self.centre.setDocumentMode(True)
+        self.centre.addTab(self.viewer, "Page")
+        self.centre.addTab(self.preview, "Erase preview")
+
+        self.busy = QProgressBar(self)
+        self.busy.setRange(0, 0)
+        self.busy.setFixedWidth(90)
+        self.busy.setFixedHeight(12)
+        self.busy.setTextVisible(False)
+        self.busy.hide()
+        self.centre.setCornerWidget(self.busy, Qt.Corner.TopRightCorner)
+
+        self.heading = QLabel(self)
+        self.heading.setWordWrap(True)
+        self.add_button = QPushButton("Add as item", self)
+        self.add_button.setDefault(True)
+        self.add_button.clicked.connect(self.add_draft)
+        self.discard_button = QPushButton("Discard", self)
+        self.discard_button.clicked.connect(self.discard_draft)
+        self.form = ItemForm(session, self)
+        self.key = KeyEditor(session, self)
+        right = QWidget(self)
+        buttons = QHBoxLayout()
+        buttons.setContentsMargins(0, 0, 0, 0)
+        buttons.addWidget(self.add_button, 1)
+        buttons.addWidget(self.discard_button)
+        right_layout = QVBoxLayout(right)
+        right_layout.setContentsMargins(10, 8, 10, 8)
+        right_layout.setSpacing(8)
+        right_layout.addWidget(self.heading)
+        right_layout.addLayout(buttons)
+        right_layout.addWidget(self.form)
+        right_layout.addWidget(self.key, 1)
+
+        self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.splitter.addWidget(self.items)
+        self.splitter.addWidget(self.centre)
+        self.splitter.addWidget(right)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setCollapsible(1, False)
+        self.splitter.setSizes([310, 500, 330])
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.splitter)
+
+        self.items.item_chosen.connect(self.show_item)
+        self.items.source_chosen.connect(self._source_picked)
+        self.viewer.region_chosen.connect(self.erase_region)
+        self.viewer.status.connect(session.status_message)
+        self.preview.edits_changed.connect(self.erase_again)
+        self.preview.label_selected.connect(lambda row: self.key.select_rows([row]))
+        self.key.row_selected.connect(self.preview.highlight)
+        session.project_opened.connect(self._project_opened)
+        session.item_changed.connect(self._item_changed)
+        self._show_side()
+
+    # -- shortcuts and state (called by the main window) -------------------------
+
+    def register_shortcuts(self, registry: ShortcutRegistry) -> None:
+        """Register this view's actions so the curator can rebind them."""
+
+        def action(action_id: str, text: str, slot, key: str, widget: QWidget) -> None:
+            act = QAction(text, widget)
+            act.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            act.triggered.connect(slot)
+            widget.addAction(act)
+            registry.register(action_id, act, key)
+
+        registry.register("curate.toggle_original", self.preview.toggle_action, "Space")
+        action("curate.add_item", "Add draft as item", self.add_draft, "Ctrl+Return", self)
+        action("curate.next_item", "Next item", lambda: self.items.step(1), "Alt+Down", self)
+        action("curate.previous_item", "Previous item", lambda: self.items.step(-1), "Alt+Up", self)
+        action("curate.next_page", "Next page", lambda: self.viewer.step(1), "PgDown", self.viewer)
+        action(
+            "curate.previous_page",
+            "Previous page",
+            lambda: self.viewer.step(-1),
+            "PgUp",
+            self.viewer,
+        )
+        for tool, key in (
+            ("inspect", "I"),
+            ("keep", "K"),
+            ("extra_boxes", "B"),
+            ("removed_boxes", "R"),
+        ):
+            action(
+                f"curate.tool.{tool}",
+                f"Tool: {TOOLS[tool][0]}",
+                lambda _=False, t=tool: self.preview.set_tool(t),
+                key,
+                self.preview,
+            )
+        for action_id, text, slot, key in (
+            ("key.add", "Add label", self.key.add_row, "Ctrl+Shift+N"),
+            (
+                "key.delete",
+                "Delete labels",
+                self.key.delete_rows,
+                QKeySequence(QKeySequence.StandardKey.Delete).toString(),
+            ),
+            ("key.merge", "Merge labels", self.key.merge_rows, "Ctrl+M"),
+            ("key.split", "Split label", self.key.split_row, "Ctrl+Shift+M"),
+            ("key.up", "Move label up", lambda: self.key.move(-1), "Ctrl+Up"),
+            ("key.down", "Move label down", lambda: self.key.move(1), "Ctrl+Down"),
+        ):
+            action(action_id, text, slot, key, self.key)
+
+    def save_state(self, settings: QSettings) -> None:
+        """Remember the panel sizes."""
+        settings.setValue("curate/splitter", self.splitter.saveState())
+
+    def restore_state(self, settings: QSettings) -> None:
+        """Restore the panel sizes."""
+        state = settings.value("curate/splitter")
+        if state is not None:
+            self.splitter.restoreState(state)
+
+    def shutdown(self) -> None:
+        """Drop queued jobs when the window closes."""
+        for job in list(self._jobs):
+            workers.withdraw(job, workers.document_pool())
+        self.viewer.thumbnails.set_document(None)
+
+    # -- sources -------------------------------------------------------------
+
+    def add_document(self, path: str) -> None:
+        """Open a PDF/SVG/image, record it as a source and show it."""
+        self._run(documents.describe, (path,), self._document_added, "Opening document…")
+
+    def _document_added(self, info: documents.DocumentInfo) -> None:
+        project = self.session.require_project()
+        source = project.sources.add(info.path, kind=info.kind, page_count=len(info.page_sizes))
+        self.items.reload_sources()
+        self.items.select_source(source.id)
+        self.centre.setCurrentIndex(PAGE_TAB)
+        self._show_document(info, 1)
+        self.session.status_message.emit(f"Added {info.path} ({len(info.page_sizes)} pages)")
+
+    def _source_picked(self, source_id: int) -> None:
+        self.centre.setCurrentIndex(PAGE_TAB)
+        self.show_source(source_id)
+
+    def show_source(
+        self, source_id: int, page: int = 1, region: Box | None = None, quiet: bool = False
+    ) -> None:
+        """Show a source document's ``page`` (and highlight ``region``).
+
+        ``quiet``: the document is only context (an item was picked), so if it
+        cannot be opened — moved, renamed — say so in the status bar instead of
+        a dialog on every click; the item's stored images need no source.
+        """
+        source = self.session.require_project().sources.get(source_id)
+        if self.info is not None and self.info.path == source.path:
+            self._go_to(page, region)
+            return
+        self._run(
+            documents.describe,
+            (source.path,),
+            lambda info: self._show_document(info, page, region),
+            "Opening document…",
+            on_error=self._source_unavailable if quiet else None,
+        )
+
+    def _source_unavailable(self, exc: BaseException) -> None:
+        self.info = None
+        self.viewer.set_document(None)
+        self.session.status_message.emit(f"Source page not shown: {exc}")
+
+    def _show_document(
+        self, info: documents.DocumentInfo, page: int, region: Box | None = None
+    ) -> None:
+        self.info = info
+        self.viewer.set_document(info, page)
+        self.viewer.show_region(region)
+
+    def _go_to(self, page: int, region: Box | None) -> None:
+        if self.viewer.page != page:
+            self.viewer.show_page(page)
+        self.viewer.show_region(region)
+
+    # -- erasing -------------------------------------------------------------
+
+    def erase_region(self, clip: Box) -> None:
+        """Erase ``clip`` of the page on screen into a new draft."""
+        if self.info is None:
+            return
+        path, page = self.info.path, self.viewer.page
+        edits = {kind: () for kind in EDIT_KINDS}
+        self._erase(path, page, clip, edits)
+
+    def erase_again(self, figure: Figure) -> None:
+        """Re-erase the draft or the stored item with the preview's new edits."""
+        if self.draft is not None:
+            self._erase(self.draft.path, self.draft.page, figure.clip, figure.edits)
+        elif self.item is not None:
+            project = self.session.require_project()
+            before = self.item
+            edits = dict(figure.edits)
+            self._run(
+                documents.reerase_item,
+                (str(project.folder), self.item.id, edits),
+                lambda item_id: self._reerased(item_id, before),
+                "Erasing again…",
+            )
+
+    def _erase(self, path: str, page: int, clip: Box, edits: dict[str, tuple[Box, ...]]) -> None:
+        args = (path, page, clip, DPI, edits["keep"], edits["extra_boxes"], edits["removed_boxes"])
+        self._run(
+            documents.erase,
+            args,
+            lambda result: self._erased(path, page, edits, result),
+            "Erasing labels…",
+        )
+
+    def _erased(self, path: str, page: int, edits: dict, result: EraseResult) -> None:
+        figure = Figure(
+            question_png=result.question_png,
+            answer_png=result.answer_png,
+            clip=tuple(result.clip),
+            dpi=result.dpi,
+            key=tuple(key_from_labels(result.labels, {})),
+            edits=edits,
+            method=result.method,
+        )
+        refit = self.draft is None or self.draft.figure.clip != figure.clip
+        self._serial += 1
+        self.draft = Draft(self._serial, path, page, figure)
+        self.item = None
+        self.items.clear_item()
+        self.preview.set_figure(figure, refit=refit)
+        self.centre.setCurrentIndex(PREVIEW_TAB)
+        self._show_side()
+        self.session.status_message.emit(
+            f"Erased {len(figure.key)} label(s) by {result.method}; check the key, then Add as item"
+        )
+
+    def _reerased(self, item_id: str, before: Item) -> None:
+        after = self.session.require_project().items.get(item_id)
+        self.session.undo_stack.push(ImagesEdit(self.session, item_id, before, after))
+        self.session.item_changed.emit(item_id)
+        self.session.status_message.emit("Erased again; the key was kept as you edited it")
+
+    # -- drafts --------------------------------------------------------------
+
+    def _draft_key_setter(self, serial: int):
+        """Saves a key into draft ``serial`` only: undoing an edit of an older draft is a no-op."""
+
+        def apply(entries: list[KeyEntry]) -> None:
+            if self.draft is None or self.draft.serial != serial:
+                return
+            figure = replace(self.draft.figure, key=tuple(entries))
+            self.draft = replace(self.draft, figure=figure)
+            self.preview.set_key(entries)
+            self.key.load(entries, apply)
+
+        return apply
+
+    def add_draft(self) -> None:
+        """Store the draft as an item (erased again by the core, with the same edits)."""
+        if self.draft is None:
+            return
+        project = self.session.require_project()
+        draft = self.draft
+        edits = dict(draft.figure.edits)
+        args = (
+            str(project.folder),
+            draft.path,
+            draft.page,
+            draft.figure.clip,
+            edits,
+            list(draft.figure.key),
+        )
+        self._run(documents.add_item, args, self._added, "Adding item…")
+
+    def _added(self, item_id: str) -> None:
+        self.draft = None
+        self.session.items_changed.emit()
+        self.items.reload_sources()
+        self.items.select_item(item_id)
+        if self.items.current_item_id() != item_id:  # hidden by the filters
+            self.show_item(item_id)
+        self.session.status_message.emit(f"Added item {item_id}")
+
+    def discard_draft(self) -> None:
+        """Forget the draft."""
+        self.draft = None
+        self.preview.set_figure(None)
+        self._show_side()
+
+    # -- items ---------------------------------------------------------------
+
+    def show_item(self, item_id: str) -> None:
+        """Show a stored item: images, key, fields, and its page in the viewer."""
+        project = self.session.require_project()
+        self.draft = None
+        self.item = project.items.get(item_id)
+        self.preview.set_figure(self._figure_of(self.item))
+        self.centre.setCurrentIndex(PREVIEW_TAB)
+        self._show_side()
+        if self.item.source_id is not None and self.item.page is not None:
+            self.show_source(self.item.source_id, self.item.page, self.item.clip, quiet=True)
+            self.items.select_source(self.item.source_id)
+
+    def _figure_of(self, item: Item) -> Figure | None:
+        if item.question_asset is None or item.answer_asset is None:
+            return None
+        project = self.session.require_project()
+        question = project.assets.read(item.question_asset)
+        clip = item.clip
+        if clip is None:  # an imported image: place it at the origin
+            image = QImage.fromData(question)
+            clip = (0.0, 0.0, image.width() * 72 / item.dpi, image.height() * 72 / item.dpi)
+        return Figure(
+            question_png=question,
+            answer_png=project.assets.read(item.answer_asset),
+            clip=clip,
+            dpi=item.dpi,
+            key=tuple(project.items.key(item.id)),
+            edits=normalise_edits(item.erase_edits),
+            method=item.erase_method,
+        )
+
+    def _item_changed(self, item_id: str) -> None:
+        if self.item is None or self.item.id != item_id:
+            return
+        project = self.session.require_project()
+        fresh = project.items.get(item_id)
+        if (fresh.question_asset, fresh.answer_asset) != (
+            self.item.question_asset,
+            self.item.answer_asset,
+        ):
+            self.preview.set_figure(self._figure_of(fresh), refit=False)
+        else:
+            self.preview.set_key(project.items.key(item_id))
+        self.item = fresh
+        self._show_side()
+
+    def _show_side(self) -> None:
+        """Fill the right-hand panel for the draft, the item, or nothing."""
+        project = self.session.project
+        if self.draft is not None:
+            self.heading.setText(f"<b>Draft</b> from page {self.draft.page} · not stored yet")
+            self.form.show_item(None)
+            self.key.load(list(self.draft.figure.key), self._draft_key_setter(self.draft.serial))
+        elif self.item is not None and project is not None:
+            self.heading.setText(
+                f"<b>{self.item.subject or 'Item'}</b> · page {self.item.page or '–'}"
+            )
+            self.form.show_item(self.item)
+            self.key.load(
+                project.items.key(self.item.id), stored_key_setter(self.session, self.item.id)
+            )
+        else:
+            self.heading.setText("Choose an item, or a region on a page to erase.")
+            self.form.show_item(None)
+            self.key.load([], None)
+        self.add_button.setVisible(self.draft is not None)
+        self.discard_button.setVisible(self.draft is not None)
+
+    def _project_opened(self) -> None:
+        self.item, self.draft, self.info = None, None, None
+        self.viewer.set_document(None)
+        self.preview.set_figure(None)
+        self._show_side()
+        if self.items.model.items:
+            self.items.select_item(self.items.model.items[0].id)
+        elif self.items.sources.rowCount():
+            self.items.sources.selectRow(0)
+
+    # -- jobs ----------------------------------------------------------------
+
+    def _run(self, fn, args: tuple, on_result, message: str, on_error=None) -> workers.Worker:
+        """Run a document job the curator waits for, with a busy bar; errors become dialogs."""
+        job = workers.Worker(fn, *args).deliver_to(
+            self,
+            result=on_result,
+            error=on_error or (lambda exc: show_error(exc, self)),
+            finished=lambda: self._job_done(job),
+        )
+        self._jobs.add(job)
+        self.busy.show()
+        self.session.status_message.emit(message)
+        workers.start(job, workers.document_pool(), workers.PRIORITY_USER)
+        return job
+
+    def _job_done(self, job: workers.Worker) -> None:
+        self._jobs.discard(job)
+        self.busy.setVisible(bool(self._jobs))

@@ -1,0 +1,156 @@
+"""Export dialog: public or private, where to, which items; then what was written.
+
+The export itself is the core's :func:`labeler.export.exporter.export_project`
+(validate everything, then write the folder atomically), run on a worker thread
+with its own project connection. A failed validation writes nothing; the dialog
+shows the reason instead of the file list.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QRadioButton,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from labeler.errors import LabelerError
+from labeler.export.exporter import ExportReport, export_project, report_lines, select_items
+from labeler.store import Project
+from ui import workers
+from ui.review.style import tone
+from ui.session import Session
+
+
+def run_export(folder: Path, out: Path, private: bool, only_ready: bool) -> ExportReport:
+    """Export on a worker thread (a SQLite connection belongs to one thread)."""
+    with Project.open(folder) as project:
+        return export_project(project, out, private=private, only_ready=only_ready)
+
+
+class ExportDialog(QDialog):
+    """Choose and run one export."""
+
+    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.worker: workers.Worker | None = None
+        self.report: ExportReport | None = None
+        project = session.require_project()
+        self.setWindowTitle(f"Export {project.name}")
+        self.setMinimumWidth(620)
+
+        self.public = QRadioButton("Public: items.jsonl, results.jsonl, sample, dataset card")
+        self.private = QRadioButton(
+            "Private: also provenance.jsonl (sources, pages) — never publish"
+        )
+        self.public.setChecked(True)
+        group = QButtonGroup(self)
+        group.addButton(self.public)
+        group.addButton(self.private)
+        self.folder = QLineEdit(str(project.folder.parent / "exports" / project.name))
+        browse = QPushButton("Browse…")
+        self.only_ready = QCheckBox("Only items marked ready")
+        self.scope = QLabel()
+        self.result = QTextBrowser()
+        self.result.setPlaceholderText("Validation and the files written appear here.")
+        self.result.setMinimumHeight(180)
+        self.buttons = QDialogButtonBox()
+        self.export_button = self.buttons.addButton(
+            "Export", QDialogButtonBox.ButtonRole.AcceptRole
+        )
+        self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
+
+        folder_row = QHBoxLayout()
+        folder_row.addWidget(self.folder, 1)
+        folder_row.addWidget(browse)
+        kind = QVBoxLayout()
+        kind.addWidget(self.public)
+        kind.addWidget(self.private)
+        form = QFormLayout()
+        form.addRow("Kind", kind)
+        form.addRow("Folder", folder_row)
+        form.addRow("Items", self.only_ready)
+        form.addRow("", self.scope)
+        layout = QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.result, 1)
+        layout.addWidget(self.buttons)
+
+        browse.clicked.connect(self._browse)
+        self.only_ready.toggled.connect(lambda _: self._update_scope())
+        self.export_button.clicked.connect(self.start)
+        self.buttons.rejected.connect(self.reject)
+        self._update_scope()
+
+    def _browse(self) -> None:
+        path = QFileDialog.getExistingDirectory(self, "Export into", self.folder.text())
+        if path:
+            self.folder.setText(path)
+
+    def _update_scope(self) -> None:
+        project = self.session.require_project()
+        items = select_items(project, only_ready=self.only_ready.isChecked())
+        excluded = sum(1 for i in project.items.list() if i.status == "excluded")
+        self.scope.setText(
+            f"{len(items)} item(s) will be exported"
+            + (f"; {excluded} excluded item(s) never are" if excluded else "")
+        )
+        self.export_button.setEnabled(bool(items) and self.worker is None)
+
+    def start(self) -> None:
+        """Validate and write on a worker thread."""
+        out = Path(self.folder.text().strip()).expanduser()
+        if not self.folder.text().strip():
+            self._show_error("Choose a folder to export into.")
+            return
+        project = self.session.require_project()
+        self.export_button.setEnabled(False)
+        self.result.setHtml("Validating and writing…")
+        worker = workers.Worker(
+            run_export, project.folder, out, self.private.isChecked(), self.only_ready.isChecked()
+        )
+        worker.signals.result.connect(self._done)
+        worker.signals.error.connect(self._failed)
+        worker.signals.finished.connect(self._ended)
+        self.worker = workers.start(worker)
+
+    def _done(self, report: ExportReport) -> None:
+        self.report = report
+        ok = tone(self.palette(), "matched").name()
+        lines = "".join(f"<li>{html.escape(line.strip())}</li>" for line in report_lines(report))
+        self.result.setHtml(
+            f"<p style='color:{ok}'><b>Validation passed.</b> Written to "
+            f"{html.escape(str(report.folder))}</p><ul>{lines}</ul>"
+        )
+        self.session.status_message.emit(f"Exported {report.n_items} items to {report.folder}")
+        # Public IDs may have been assigned: the item lists show them.
+        self.session.items_changed.emit()
+
+    def _failed(self, exc: BaseException) -> None:
+        if isinstance(exc, LabelerError):
+            self._show_error(f"{exc}<br>Nothing was written.")
+        else:
+            self._show_error(f"Unexpected error: {type(exc).__name__}: {exc}. Nothing was written.")
+
+    def _show_error(self, message: str) -> None:
+        bad = tone(self.palette(), "failure").name()
+        self.result.setHtml(f"<p style='color:{bad}'><b>Export failed.</b> {message}</p>")
+
+    def _ended(self) -> None:
+        self.worker = None
+        self._update_scope()

@@ -1,0 +1,301 @@
+"""Leaderboard: the card's results table with CIs, grounded vs recited, item flags.
+
+The numbers come from the core (:mod:`ui.leaderboard.compute`), computed on a
+worker thread whenever answers or the lexicon change while the view is shown
+(or when it is next shown), so a long bootstrap never freezes the window.
+"""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtGui import QFont, QPalette
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QSplitter,
+    QStyledItemDelegate,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ui import workers
+from ui.errors import show_error
+from ui.leaderboard.chart import GroundingChart
+from ui.leaderboard.compute import METRICS, ItemFlag, Leaderboard, ModelRow, compute
+from ui.session import Session
+
+CiRole = Qt.ItemDataRole.UserRole + 30
+SortRole = Qt.ItemDataRole.UserRole + 31
+FLAG_FILTERS = {
+    "all": "All items",
+    "recitable": "Recitable (F1 ≥ 0.5 with no image)",
+    "unsolved": "Unsolved (no model ever scored 1.0)",
+}
+
+
+def format_metric(metric: str, value: float) -> str:
+    """The card's notation: F1 as ``55.8%``, grounded as ``+17.7`` pts, recited as ``71%``."""
+    if math.isnan(value):
+        return "—"
+    if metric == "grounded":
+        return f"{value:+.1f}"
+    if metric == "recited":
+        return f"{value:.0f}%"
+    return f"{value:.1f}%"
+
+
+class SortItem(QTableWidgetItem):
+    """A table item that sorts by a number, not by its text."""
+
+    def __lt__(self, other: QTableWidgetItem) -> bool:
+        a, b = self.data(SortRole), other.data(SortRole)
+        if isinstance(a, float) and isinstance(b, float):
+            return a < b
+        return self.text().lower() < other.text().lower()
+
+
+class CiDelegate(QStyledItemDelegate):
+    """The value, with its 95% CI in small muted text underneath."""
+
+    def sizeHint(self, option, index) -> QSize:
+        return QSize(90, option.fontMetrics.height() * 2 + 8)
+
+    def paint(self, painter, option, index) -> None:
+        ci = index.data(CiRole)
+        if not ci:
+            super().paint(painter, option, index)
+            return
+        self.initStyleOption(option, index)
+        painter.save()
+        if option.state & option.state.State_Selected:
+            painter.fillRect(option.rect, option.palette.color(QPalette.ColorRole.Highlight))
+        rect = option.rect.adjusted(4, 3, -6, -3)
+        painter.setPen(option.palette.color(QPalette.ColorRole.Text))
+        align = Qt.AlignmentFlag.AlignRight
+        painter.drawText(rect, align | Qt.AlignmentFlag.AlignTop, index.data())
+        small = QFont(option.font)
+        small.setPointSizeF(option.font.pointSizeF() * 0.82)
+        painter.setFont(small)
+        painter.setPen(option.palette.color(QPalette.ColorRole.PlaceholderText))
+        painter.drawText(rect, align | Qt.AlignmentFlag.AlignBottom, ci)
+        painter.restore()
+
+
+class LeaderboardView(QWidget):
+    """The Leaderboard screen."""
+
+    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.worker: workers.Worker | None = None
+        self.board: Leaderboard | None = None
+        self._stale = True
+
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.table = QTableWidget(0, 1 + len(METRICS))
+        self.table.setHorizontalHeaderLabels(["Model", *METRICS])
+        self.table.horizontalHeaderItem(5).setToolTip("told − no-image, percentage points")
+        self.table.horizontalHeaderItem(6).setToolTip("no-image ÷ told, % of the score")
+        self.table.verticalHeader().hide()
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setItemDelegate(CiDelegate(self.table))
+        self.table.setShowGrid(False)
+        self.table.setWordWrap(False)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.table.setAlternatingRowColors(True)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for column in range(1, 1 + len(METRICS)):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
+            header.resizeSection(column, 84)
+        self.chart = GroundingChart()
+
+        self.flag_filter = QComboBox()
+        for key, label in FLAG_FILTERS.items():
+            self.flag_filter.addItem(label, key)
+        self.flag_counts = QLabel()
+        self.flags = QTableWidget(0, 5)
+        self.flags.setHorizontalHeaderLabels(["Item", "Subject", "Best F1", "No-image", "Flags"])
+        self.flags.verticalHeader().hide()
+        self.flags.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.flags.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.flags.setShowGrid(False)
+        self.flags.setAlternatingRowColors(True)
+        self.flags.setSortingEnabled(True)
+        self.flags.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+        self.flags.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+        fheader = self.flags.horizontalHeader()
+        fheader.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        for column in (0, 2, 3, 4):
+            fheader.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+
+        table_box = QGroupBox("Results: mean name-set F1, 95% bootstrap CI over items")
+        QVBoxLayout(table_box).addWidget(self.table)
+        chart_box = QGroupBox("Grounded vs recited")
+        QVBoxLayout(chart_box).addWidget(self.chart)
+        top = QSplitter(Qt.Orientation.Horizontal)
+        top.addWidget(table_box)
+        top.addWidget(chart_box)
+        top.setSizes([780, 460])
+        flags_box = QGroupBox("Item flags")
+        flags_layout = QVBoxLayout(flags_box)
+        row = QHBoxLayout()
+        row.addWidget(self.flag_filter)
+        row.addWidget(self.flag_counts, 1)
+        flags_layout.addLayout(row)
+        flags_layout.addWidget(self.flags)
+        self.body = body = QSplitter(Qt.Orientation.Vertical)
+        body.addWidget(top)
+        body.addWidget(flags_box)
+        body.setStretchFactor(0, 3)
+        body.setStretchFactor(1, 2)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.summary)
+        layout.addWidget(body, 1)
+
+        self.flag_filter.currentIndexChanged.connect(lambda _: self._fill_flags())
+        for signal in (
+            session.project_opened,
+            session.items_changed,
+            session.item_changed,
+            session.responses_changed,
+            session.lexicon_changed,
+        ):
+            signal.connect(self._invalidate)
+        if session.project is not None:
+            self._invalidate()
+
+    def _invalidate(self, *_: object) -> None:
+        self._stale = True
+        if self.isVisible():
+            self.refresh()
+
+    def showEvent(self, event) -> None:
+        if self._stale:
+            self.refresh()
+        super().showEvent(event)
+
+    def refresh(self) -> None:
+        """Recompute on a worker thread; the old numbers stay until the new ones arrive."""
+        self._stale = False
+        project = self.session.project
+        if project is None:
+            return
+        self.summary.setText("Computing the leaderboard…")
+        worker = workers.Worker(compute, project.folder)
+        # Bound methods, not lambdas: Qt drops the connection if this view is deleted first.
+        worker.signals.result.connect(self._ready)
+        worker.signals.error.connect(self._failed)
+        self.worker = workers.start(worker)
+
+    def _current(self) -> bool:
+        """Whether the signal being handled comes from the latest computation."""
+        return self.worker is not None and self.sender() is self.worker.signals
+
+    def _failed(self, exc: BaseException) -> None:
+        if self._current():
+            self.worker = None
+            self.summary.setText("The leaderboard could not be computed.")
+            show_error(exc, self, "Leaderboard")
+
+    def _ready(self, board: Leaderboard) -> None:
+        if not self._current():
+            return  # superseded by a newer computation
+        self.worker = None
+        self.board = board
+        if not board.rows:
+            self.summary.setText("No answers yet: run some models from the Run view.")
+        else:
+            skipped = f" · {board.n_unanswered} API errors left out" if board.n_unanswered else ""
+            self.summary.setText(
+                f"<b>{len(board.rows)} models</b> · {len(board.items)} items · "
+                f"{board.n_answers:,} scored answers{skipped}. "
+                "grounded = told − no-image (points); recited = no-image ÷ told (%)."
+            )
+        self._fill_table(board.rows)
+        self.chart.set_rows(board.rows)
+        self._fill_flags()
+        self._fit_top()
+
+    def _fit_top(self) -> None:
+        """Give the results table and chart the height they need, the flags the rest."""
+        table = self.table
+        rows = sum(table.rowHeight(r) for r in range(table.rowCount()))
+        needed = table.horizontalHeader().height() + rows + 2 * table.frameWidth()
+        needed = max(needed, self.chart.sizeHint().height()) + 48  # group box title, margins
+        total = sum(self.body.sizes())
+        if total > 0:
+            top = min(max(needed, 160), total * 2 // 3)
+            self.body.setSizes([top, total - top])
+
+    def _fill_table(self, rows: list[ModelRow]) -> None:
+        self.table.setRowCount(len(rows))
+        for r, row in enumerate(rows):
+            name = QTableWidgetItem(row.model)
+            name.setToolTip(row.model)
+            self.table.setItem(r, 0, name)
+            for c, metric in enumerate(METRICS, start=1):
+                value = row.values[metric]
+                item = QTableWidgetItem(format_metric(metric, value))
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                if metric in row.cis and not math.isnan(value):
+                    lo, hi = row.cis[metric]
+                    item.setData(CiRole, f"{lo:.1f} – {hi:.1f}")
+                    item.setToolTip(f"95% CI {lo:.1f} to {hi:.1f}")
+                self.table.setItem(r, c, item)
+        self.table.resizeRowsToContents()
+
+    def _fill_flags(self) -> None:
+        board = self.board
+        items: list[ItemFlag] = board.items if board else []
+        which = self.flag_filter.currentData()
+        shown = [
+            i
+            for i in items
+            if which == "all"
+            or (which == "recitable" and i.recitable)
+            or (which == "unsolved" and i.unsolved_core)
+        ]
+        recitable = sum(i.recitable for i in items)
+        unsolved = sum(i.unsolved_core for i in items)
+        self.flag_counts.setText(
+            f"{recitable} of {len(items)} recitable · {unsolved} unsolved" if items else ""
+        )
+        self.flags.setSortingEnabled(False)
+        self.flags.setRowCount(len(shown))
+        for r, flag in enumerate(shown):
+            words = [
+                w
+                for w, on in (("recitable", flag.recitable), ("unsolved", flag.unsolved_core))
+                if on
+            ]
+            cells = [
+                (flag.label, None),
+                (flag.subject, None),
+                (f"{flag.best_f1 * 100:.0f}", flag.best_f1),
+                (
+                    "—" if math.isnan(flag.best_no_image) else f"{flag.best_no_image * 100:.0f}",
+                    -1.0 if math.isnan(flag.best_no_image) else flag.best_no_image,
+                ),
+                (", ".join(words), None),
+            ]
+            for c, (text, key) in enumerate(cells):
+                item = SortItem(text)
+                if key is not None:
+                    item.setData(SortRole, key)
+                    item.setTextAlignment(
+                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+                    )
+                item.setToolTip(flag.item_id if c == 0 else text)
+                self.flags.setItem(r, c, item)
+        self.flags.setSortingEnabled(True)

@@ -1,0 +1,342 @@
+"""Lexicon: the project's synonym groups and distinct pairs, and what to add next.
+
+Left: every row, grouped by canonical name, searchable, with add / remove,
+CSV import / export and the starter biology lexicon. Right: suggestions mined
+from the stored answers (the core's :func:`labeler.suggestions.suggest`, run on
+a worker thread), each one click from "same" or "distinct". Every edit is an
+undoable command that emits ``lexicon_changed``, so open scores update live.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QModelIndex, QRect, Qt
+from PySide6.QtGui import QKeySequence, QPainter, QPalette, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QFileDialog,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSplitter,
+    QStyledItemDelegate,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from labeler.errors import LabelerError
+from labeler.lexicon import Lexicon, load_starter
+from labeler.results import load_results
+from labeler.store import Project
+from labeler.suggestions import Suggestion, suggest
+from ui import workers
+from ui.errors import show_error
+from ui.lexicon.commands import LexiconEdit, check_addition, promote
+from ui.lexicon.models import RowRole, RowsModel, SuggestionsModel
+from ui.review.style import tone
+from ui.session import Session
+
+
+def compute_suggestions(folder: Path) -> list[Suggestion]:
+    """Suggestions for the project at ``folder`` (runs on a worker thread: own connection)."""
+    with Project.open(folder) as project:
+        cells = [c for c in load_results(project) if c.answered]
+        lexicon = Lexicon.from_rows(project.lexicon.rows())
+    rows = [(c.item_id, c.model, c.condition, c.predicted_names, c.key_names) for c in cells]
+    return suggest(rows, lexicon)
+
+
+class ActionDelegate(QStyledItemDelegate):
+    """Paints the Same / Distinct columns as small buttons."""
+
+    def paint(self, painter: QPainter, option, index) -> None:
+        same = index.column() == SuggestionsModel.SAME
+        palette = option.palette
+        color = tone(palette, "matched" if same else "extra")
+        rect = QRect(option.rect).adjusted(6, 3, -6, -3)
+        painter.save()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(color)
+        painter.setBrush(palette.color(QPalette.ColorRole.Button))
+        painter.drawRoundedRect(rect, 4, 4)
+        painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, index.data())
+        painter.restore()
+
+
+class LexiconView(QWidget):
+    """The Lexicon screen."""
+
+    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.suggestion_worker: workers.Worker | None = None
+        self._suggestions_stale = True
+
+        self.search = QLineEdit()
+        self.search.setPlaceholderText("Search names…")
+        self.search.setClearButtonEnabled(True)
+        self.count = QLabel()
+        self.rows_model = RowsModel(self)
+        self.rows = QTableView()
+        self.rows.setModel(self.rows_model)
+        self.rows.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.rows.verticalHeader().hide()
+        self.rows.setShowGrid(False)
+        self.rows.setAlternatingRowColors(True)
+        self.rows.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+        header = self.rows.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+
+        self.canonical = QLineEdit()
+        self.canonical.setPlaceholderText("Key name (canonical)")
+        self.synonym = QLineEdit()
+        self.synonym.setPlaceholderText("Other name")
+        self.relation = QComboBox()
+        self.relation.addItem("same", "same")
+        self.relation.addItem("distinct", "distinct")
+        add = QPushButton("Add")
+        remove = QPushButton("Remove selected")
+        remove.setToolTip("Remove the selected rows (Delete)")
+        import_csv = QPushButton("Import CSV…")
+        export_csv = QPushButton("Export CSV…")
+        starter = QPushButton("Add starter biology lexicon")
+        starter.setToolTip("Merge the biology synonyms and distinct pairs shipped with Labeler")
+
+        self.suggestions_model = SuggestionsModel(self)
+        self.suggestions = QTableView()
+        self.suggestions.setModel(self.suggestions_model)
+        self.suggestions.verticalHeader().hide()
+        self.suggestions.setShowGrid(False)
+        self.suggestions.setAlternatingRowColors(True)
+        self.suggestions.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.suggestions.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 12)
+        actions = ActionDelegate(self.suggestions)
+        for column in (SuggestionsModel.SAME, SuggestionsModel.DISTINCT):
+            self.suggestions.setItemDelegateForColumn(column, actions)
+        sheader = self.suggestions.horizontalHeader()
+        sheader.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        sheader.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        for column in range(2, 7):
+            sheader.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
+            sheader.resizeSection(column, 64 if column < 5 else 78)
+        self.suggestion_status = QLabel()
+        refresh = QPushButton("Refresh")
+
+        top = QHBoxLayout()
+        top.addWidget(self.search, 1)
+        top.addWidget(self.count)
+        form = QHBoxLayout()
+        form.addWidget(self.canonical, 2)
+        form.addWidget(self.synonym, 2)
+        form.addWidget(self.relation)
+        form.addWidget(add)
+        files = QHBoxLayout()
+        files.addWidget(remove)
+        files.addStretch(1)
+        files.addWidget(starter)
+        files.addWidget(import_csv)
+        files.addWidget(export_csv)
+        left_box = QGroupBox("Synonym groups and distinct pairs")
+        left = QVBoxLayout(left_box)
+        left.addLayout(top)
+        left.addWidget(self.rows, 1)
+        left.addLayout(form)
+        left.addLayout(files)
+
+        right_box = QGroupBox("Suggestions from model answers")
+        right = QVBoxLayout(right_box)
+        hint = QLabel(
+            "Names the models wrote that nearly match a key name they missed, or that several "
+            "models agree on. One click records the pair; scores update everywhere."
+        )
+        hint.setWordWrap(True)
+        right.addWidget(hint)
+        right.addWidget(self.suggestions, 1)
+        status = QHBoxLayout()
+        status.addWidget(self.suggestion_status, 1)
+        status.addWidget(refresh)
+        right.addLayout(status)
+
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(left_box)
+        splitter.addWidget(right_box)
+        splitter.setSizes([560, 680])
+        layout = QVBoxLayout(self)
+        layout.addWidget(splitter)
+
+        self.search.textChanged.connect(lambda _: self.refresh_rows())
+        add.clicked.connect(self.add_row)
+        self.synonym.returnPressed.connect(self.add_row)
+        remove.clicked.connect(self.remove_selected)
+        delete = QShortcut(QKeySequence.StandardKey.Delete, self.rows)
+        delete.setContext(Qt.ShortcutContext.WidgetShortcut)
+        delete.activated.connect(self.remove_selected)
+        import_csv.clicked.connect(lambda: self.import_csv())
+        export_csv.clicked.connect(lambda: self.export_csv())
+        starter.clicked.connect(lambda: self.add_rows(_rows(load_starter()), "Add starter lexicon"))
+        refresh.clicked.connect(self.refresh_suggestions)
+        self.suggestions.clicked.connect(self._suggestion_clicked)
+
+        session.project_opened.connect(self._project_changed)
+        session.responses_changed.connect(self._answers_changed)
+        session.items_changed.connect(self._answers_changed)
+        session.lexicon_changed.connect(self._lexicon_changed)
+        if session.project is not None:
+            self._project_changed()
+
+    # -- refreshing ---------------------------------------------------------
+
+    def _project_changed(self) -> None:
+        self.refresh_rows()
+        self._answers_changed()
+
+    def _answers_changed(self, *_: object) -> None:
+        self._suggestions_stale = True
+        if self.isVisible():
+            self.refresh_suggestions()
+
+    def _lexicon_changed(self) -> None:
+        self.refresh_rows()
+        self._answers_changed()
+
+    def showEvent(self, event) -> None:
+        if self._suggestions_stale:
+            self.refresh_suggestions()
+        super().showEvent(event)
+
+    def refresh_rows(self) -> None:
+        """Re-read the project's global rows into the table."""
+        project = self.session.project
+        rows = project.lexicon.rows() if project else []
+        self.rows_model.set_rows(rows, self.search.text())
+        extra = sum(len(r) for r in project.lexicon.item_rows().values()) if project else 0
+        groups = len({r[0].lower() for r in rows if r[2] == "same"})
+        distinct = sum(1 for r in rows if r[2] == "distinct")
+        text = f"{groups} groups · {distinct} distinct pairs"
+        self.count.setText(text + (f" · {extra} item-only rows" if extra else ""))
+
+    def refresh_suggestions(self) -> None:
+        """Recompute suggestions on a worker thread (the list stays usable meanwhile)."""
+        project = self.session.project
+        self._suggestions_stale = False
+        if project is None:
+            self.suggestions_model.set_suggestions([])
+            return
+        if self.suggestion_worker is not None:
+            self.suggestion_worker.cancel()
+        self.suggestion_status.setText("Finding suggestions…")
+        worker = workers.Worker(compute_suggestions, project.folder)
+        # Bound methods, not lambdas: Qt drops the connection if this view is deleted first.
+        worker.signals.result.connect(self._suggestions_ready)
+        worker.signals.error.connect(self._suggestions_failed)
+        self.suggestion_worker = workers.start(worker)
+
+    def _current(self) -> bool:
+        """Whether the signal being handled comes from the latest suggestion job."""
+        worker = self.suggestion_worker
+        return worker is not None and self.sender() is worker.signals
+
+    def _suggestions_failed(self, exc: BaseException) -> None:
+        if self._current():
+            self.suggestion_worker = None
+            self.suggestion_status.setText("Could not compute suggestions")
+            show_error(exc, self, "Lexicon")
+
+    def _suggestions_ready(self, suggestions: list[Suggestion]) -> None:
+        if not self._current():
+            return  # an older computation finished after a newer one started
+        self.suggestion_worker = None
+        self.suggestions_model.set_suggestions(suggestions)
+        self.suggestion_status.setText(
+            f"{len(suggestions)} suggestions" if suggestions else "No suggestions: nothing to add"
+        )
+
+    # -- edits --------------------------------------------------------------
+
+    def add_row(self) -> None:
+        """Add the pair typed in the form."""
+        row = (
+            self.canonical.text().strip(),
+            self.synonym.text().strip(),
+            self.relation.currentData(),
+        )
+        if not row[0] or not row[1]:
+            self.session.status_message.emit("Type both names to add a lexicon row")
+            return
+        if self.add_rows([row], f"Add “{row[1]}” ({row[2]}) to “{row[0]}”"):
+            self.synonym.clear()
+            self.synonym.setFocus()
+
+    def add_rows(self, rows: list[tuple[str, str, str]], text: str) -> bool:
+        """Add rows as one undoable step; False (and a dialog) if the lexicon refuses them."""
+        try:
+            check_addition(self.session, rows)
+        except LabelerError as exc:
+            show_error(exc, self, "Lexicon")
+            return False
+        self.session.undo_stack.push(LexiconEdit(self.session, rows, text=text))
+        return True
+
+    def remove_selected(self) -> None:
+        """Remove the selected rows as one undoable step."""
+        picked = {i.row() for i in self.rows.selectionModel().selectedRows()}
+        rows = [self.rows_model.index(r, 0).data(RowRole) for r in sorted(picked)]
+        if rows:
+            self.session.undo_stack.push(
+                LexiconEdit(
+                    self.session, rows, remove=True, text=f"Remove {len(rows)} lexicon row(s)"
+                )
+            )
+
+    def import_csv(self, path: str | None = None) -> None:
+        """Merge a ``canonical,synonym,relation`` CSV into the project lexicon."""
+        if path is None:
+            path, _ = QFileDialog.getOpenFileName(self, "Import lexicon", "", "CSV (*.csv)")
+        if not path:
+            return
+        try:
+            rows = _rows(Lexicon.from_csv(path))
+        except LabelerError as exc:
+            show_error(exc, self, "Lexicon")
+            return
+        if self.add_rows(rows, f"Import {Path(path).name}"):
+            self.session.status_message.emit(f"Imported {len(rows)} rows from {path}")
+
+    def export_csv(self, path: str | None = None) -> None:
+        """Write the project's global lexicon to a CSV (atomically)."""
+        if path is None:
+            path, _ = QFileDialog.getSaveFileName(
+                self, "Export lexicon", "lexicon.csv", "CSV (*.csv)"
+            )
+        if not path:
+            return
+        try:
+            Lexicon.from_rows(self.session.require_project().lexicon.rows()).to_csv(path)
+        except (LabelerError, OSError) as exc:
+            show_error(exc, self, "Lexicon")
+            return
+        self.session.status_message.emit(f"Lexicon written to {path}")
+
+    def _suggestion_clicked(self, index: QModelIndex) -> None:
+        if index.column() not in (SuggestionsModel.SAME, SuggestionsModel.DISTINCT):
+            return
+        suggestion = self.suggestions_model.suggestions[index.row()]
+        relation = "same" if index.column() == SuggestionsModel.SAME else "distinct"
+        try:
+            promote(self.session, suggestion.pred, suggestion.key, relation)
+        except LabelerError as exc:
+            show_error(exc, self, "Lexicon")
+            return
+        self.suggestions_model.drop(suggestion)
+
+
+def _rows(lexicon: Lexicon) -> list[tuple[str, str, str]]:
+    return [(r.canonical, r.synonym, r.relation) for r in lexicon.rows()]

@@ -1,0 +1,153 @@
+"""What the review screens show: every item's latest answers, scored on demand.
+
+Opening a 200-item × 36-column project must take under a second, so loading
+reads the store in three queries and scores nothing; a cell is scored the first
+time a view asks for it and cached until the lexicon changes. The numbers are
+the ones :mod:`labeler.results` exports — the latest response per cell, the
+key's names (:func:`labeler.results.key_names`), :func:`labeler.scoring.score_names`
+with :func:`labeler.results.project_lexicon` — but scored one cell at a time,
+because ``load_results`` scores the whole project up front.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from labeler.lexicon import Lexicon
+from labeler.prompts import CONDITIONS
+from labeler.results import key_names, project_lexicon
+from labeler.scoring import NameScore, score_names
+from labeler.store import Item, Project, Response
+from ui.review.style import FAILURE_STATUSES
+
+#: An item whose models' F1 for one condition spread by at least this much "disagrees".
+DISAGREEMENT = 0.5
+
+CellKey = tuple[str, str, str]  # item id, model, condition
+
+
+@dataclass(frozen=True)
+class Column:
+    """One matrix column: a model under a condition."""
+
+    model: str
+    condition: str
+
+    @property
+    def short_model(self) -> str:
+        """The model name without its provider prefix (``openai/gpt-4o`` → ``gpt-4o``)."""
+        return self.model.rsplit("/", 1)[-1]
+
+
+class ReviewData:
+    """A read-only snapshot of a project's items, keys and latest responses."""
+
+    def __init__(self, project: Project) -> None:
+        self.items: list[Item] = project.items.list()
+        self.keys: dict[str, list[str]] = {
+            item_id: list(key_names(entries)) for item_id, entries in project.items.keys().items()
+        }
+        self.responses: dict[CellKey, Response] = {
+            (r.item_id, r.model, r.condition): r for r in project.responses.latest()
+        }
+        order = {c: i for i, c in enumerate(CONDITIONS)}
+        self.columns: list[Column] = sorted(
+            {Column(m, c) for _, m, c in self.responses},
+            key=lambda col: (col.model, order.get(col.condition, len(order))),
+        )
+        self._project = project  # read on the GUI thread only, like every view's project
+        self._scores: dict[CellKey, NameScore] = {}
+        self._lexicons: dict[str, Lexicon] = {}
+
+    # -- lexicon ------------------------------------------------------------
+
+    def reload_lexicon(self) -> None:
+        """The lexicon changed: forget every lexicon and score computed with the old rows."""
+        self._lexicons.clear()
+        self._scores.clear()
+
+    def lexicon_for(self, item_id: str) -> Lexicon:
+        """The lexicon export scores this item with (:func:`labeler.results.project_lexicon`)."""
+        if item_id not in self._lexicons:
+            self._lexicons[item_id] = project_lexicon(self._project, item_id)
+        return self._lexicons[item_id]
+
+    # -- cells --------------------------------------------------------------
+
+    def response(self, item_id: str, column: Column) -> Response | None:
+        """The latest answer in a cell, or None when the cell was never run."""
+        return self.responses.get((item_id, column.model, column.condition))
+
+    def score(self, item_id: str, column: Column) -> NameScore | None:
+        """The cell's name-set score (cached), or None when the cell was never run."""
+        cell = (item_id, column.model, column.condition)
+        cached = self._scores.get(cell)
+        if cached is not None:
+            return cached
+        response = self.responses.get(cell)
+        if response is None:
+            return None
+        result = score_names(
+            response.predicted_names, self.keys.get(item_id, []), self.lexicon_for(item_id)
+        )
+        self._scores[cell] = result
+        return result
+
+    # -- item filters -------------------------------------------------------
+
+    def disagrees(self, item_id: str) -> bool:
+        """Models' F1 for the same condition differ by at least :data:`DISAGREEMENT`.
+
+        Failed calls are not answers, so they take no part in a disagreement.
+        """
+        by_condition: dict[str, list[float]] = {}
+        for column in self.columns:
+            response = self.response(item_id, column)
+            if response is None or response.status in FAILURE_STATUSES:
+                continue
+            score = self.score(item_id, column)
+            assert score is not None
+            by_condition.setdefault(column.condition, []).append(score.f1)
+        return any(max(f) - min(f) >= DISAGREEMENT for f in by_condition.values() if len(f) > 1)
+
+    def has_failure(self, item_id: str) -> bool:
+        """Some model gave no usable answer (truncated, empty, refused, API error)."""
+        return any(r.status in FAILURE_STATUSES for r in self._item_responses(item_id))
+
+    def has_parse_error(self, item_id: str) -> bool:
+        """Some answer did not parse cleanly."""
+        return any(
+            r.status == "parse_error" or (r.status == "ok" and not r.parse_ok)
+            for r in self._item_responses(item_id)
+        )
+
+    def _item_responses(self, item_id: str) -> list[Response]:
+        found = (self.response(item_id, c) for c in self.columns)
+        return [r for r in found if r is not None]
+
+
+FILTERS: dict[str, str] = {
+    "all": "All items",
+    "different": "Models disagree",
+    "failures": "Failures",
+    "parse_errors": "Parse errors",
+}
+
+
+def keep(data: ReviewData, item_id: str, filter_name: str) -> bool:
+    """Whether an item passes one of :data:`FILTERS`."""
+    if filter_name == "different":
+        return data.disagrees(item_id)
+    if filter_name == "failures":
+        return data.has_failure(item_id)
+    if filter_name == "parse_errors":
+        return data.has_parse_error(item_id)
+    return True
+
+
+def filtered_items(folder: Path, filter_name: str) -> list[str]:
+    """The ids of the items passing ``filter_name``, in order (for a worker: own connection)."""
+    with Project.open(folder) as project:
+        data = ReviewData(project)
+        return [i.id for i in data.items if keep(data, i.id, filter_name)]

@@ -1,0 +1,376 @@
+"""Review: every answer to every item, scored and explained, one keystroke apart.
+
+Left: the figure (erased / original) and its key. Right, top: the matrix of
+items × (model, condition) F1 scores; below it, the selected item's answers
+name by name, and the raw answer of the selected cell. Clicking a predicted
+name offers to record it as the same as, or distinct from, a key name; the
+lexicon row is written through the store, undoable, and every score updates.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, QPoint, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMenu,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from labeler.errors import LabelerError
+from labeler.prompts import CONDITIONS
+from ui import workers
+from ui.errors import show_error
+from ui.lexicon.commands import promote
+from ui.review.answers import AnswersDelegate, AnswersModel, Entry
+from ui.review.cells import FILTERS, Column, ReviewData, filtered_items
+from ui.review.details import response_html
+from ui.review.figure import FigurePanel
+from ui.review.matrix import GroupedHeader, MatrixDelegate, MatrixModel
+from ui.session import Session
+from ui.shortcuts import ShortcutRegistry
+
+CELL_WIDTH = 52
+ANSWER_WIDTH = 176
+
+
+class ReviewView(QWidget):
+    """The review screen; refreshes itself from the session's signals."""
+
+    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.data: ReviewData | None = None
+        self._stale = True
+        self.active_menu: QMenu | None = None
+        self.filter_worker: workers.Worker | None = None
+        self._keep_item: str | None = None
+
+        self.filter = QComboBox()
+        for name, label in FILTERS.items():
+            self.filter.addItem(label, name)
+        self.condition = QComboBox()
+        self.condition.addItem("All conditions", "")
+        for condition in CONDITIONS:
+            self.condition.addItem(condition, condition)
+        self.position = QLabel()
+        self.prev_button = QPushButton("◀ Previous")
+        self.next_button = QPushButton("Next ▶")
+        self.prev_button.setToolTip("Previous item (K or Page Up)")
+        self.next_button.setToolTip("Next item (J or Page Down)")
+
+        self.matrix_model = MatrixModel(self)
+        self.matrix = QTableView()
+        self.matrix.setModel(self.matrix_model)
+        self.matrix.setHorizontalHeader(GroupedHeader(self.matrix))
+        self.matrix.setItemDelegate(MatrixDelegate(self.matrix))
+        self.matrix.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.matrix.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
+        self.matrix.setShowGrid(False)
+        self._fixed_sizes(self.matrix, CELL_WIDTH)
+        self.matrix.verticalHeader().setFixedWidth(200)
+
+        self.answers_model = AnswersModel(self)
+        self.answers = QTableView()
+        self.answers.setModel(self.answers_model)
+        self.answers.setHorizontalHeader(GroupedHeader(self.answers))
+        self.answers.setItemDelegate(AnswersDelegate(self.answers))
+        self.answers.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.answers.verticalHeader().hide()
+        self.answers.setShowGrid(False)
+        self.answers.horizontalHeader().setDefaultSectionSize(ANSWER_WIDTH)
+        self.answers.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+
+        self.details = QTextBrowser()
+        self.details.setPlaceholderText("Select a cell to see the raw answer, usage and cost.")
+        self.figure = FigurePanel()
+        self.empty = QLabel("No responses yet: run some models from the Run view.")
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+
+        bar = QHBoxLayout()
+        bar.addWidget(QLabel("Show"))
+        bar.addWidget(self.filter)
+        bar.addWidget(QLabel("Answers for"))
+        bar.addWidget(self.condition)
+        bar.addStretch(1)
+        bar.addWidget(self.position)
+        bar.addWidget(self.prev_button)
+        bar.addWidget(self.next_button)
+
+        lower = QSplitter(Qt.Orientation.Horizontal)
+        lower.addWidget(self.answers)
+        lower.addWidget(self.details)
+        lower.setStretchFactor(0, 3)
+        lower.setStretchFactor(1, 2)
+        right = QSplitter(Qt.Orientation.Vertical)
+        right.addWidget(self.matrix)
+        right.addWidget(lower)
+        right.setStretchFactor(0, 2)
+        right.setStretchFactor(1, 3)
+        main = QSplitter(Qt.Orientation.Horizontal)
+        main.addWidget(self.figure)
+        main.addWidget(right)
+        main.setStretchFactor(0, 1)
+        main.setStretchFactor(1, 3)
+        main.setSizes([330, 950])
+        lower.setSizes([560, 390])
+        layout = QVBoxLayout(self)
+        layout.addLayout(bar)
+        layout.addWidget(main, 1)
+        layout.addWidget(self.empty)
+
+        self.filter.currentIndexChanged.connect(lambda _: self._apply_filter())
+        self.condition.currentIndexChanged.connect(lambda _: self._show_answers())
+        self.prev_button.clicked.connect(lambda: self.step(-1))
+        self.next_button.clicked.connect(lambda: self.step(1))
+        self.matrix.selectionModel().currentChanged.connect(self._matrix_current)
+        self.answers.clicked.connect(self._answer_clicked)
+        self.actions: dict[str, tuple[QAction, str]] = {}
+        for action_id, text, key, slot in (
+            ("review.next_item", "Next item", "J", lambda: self.step(1)),
+            ("review.next_item_page", "Next item (page key)", "PgDown", lambda: self.step(1)),
+            ("review.previous_item", "Previous item", "K", lambda: self.step(-1)),
+            (
+                "review.previous_item_page",
+                "Previous item (page key)",
+                "PgUp",
+                lambda: self.step(-1),
+            ),
+            ("review.toggle_original", "Erased / original figure", "E", self.figure.toggle),
+        ):
+            action = QAction(text, self)
+            action.setShortcut(QKeySequence(key))
+            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            action.triggered.connect(slot)
+            self.addAction(action)
+            self.actions[action_id] = (action, key)
+
+        for signal in (
+            session.project_opened,
+            session.items_changed,
+            session.item_changed,
+            session.responses_changed,
+        ):
+            signal.connect(self._invalidate)
+        session.lexicon_changed.connect(self._rescore)
+        if session.project is not None:
+            self.reload()
+
+    def register_shortcuts(self, registry: ShortcutRegistry) -> None:
+        """Let the curator rebind this view's keys (called by the main window)."""
+        for action_id, (action, key) in self.actions.items():
+            registry.register(action_id, action, key)
+
+    # -- loading ------------------------------------------------------------
+
+    @staticmethod
+    def _fixed_sizes(table: QTableView, width: int) -> None:
+        header = table.horizontalHeader()
+        header.setDefaultSectionSize(width)
+        header.setMinimumSectionSize(24)
+        rows = table.verticalHeader()
+        rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        rows.setDefaultSectionSize(table.fontMetrics().height() + 8)
+
+    def _invalidate(self, *_: object) -> None:
+        """The project changed: reload now if visible, else on the next show."""
+        self._stale = True
+        if self.isVisible():
+            self.reload()
+
+    def showEvent(self, event) -> None:
+        if self._stale:
+            self.reload()
+        super().showEvent(event)
+
+    def reload(self) -> None:
+        """Re-read the project (three queries; nothing is scored until it is shown)."""
+        self._stale = False
+        project = self.session.project
+        current = self.current_item_id()
+        self.data = ReviewData(project) if project is not None else None
+        has_cells = bool(self.data and self.data.columns)
+        self.empty.setVisible(not has_cells)
+        self._apply_filter(current)
+
+    def _rescore(self) -> None:
+        if self.data is None:
+            return
+        self.data.reload_lexicon()
+        self.matrix_model.rescored()
+        self._show_answers()
+
+    def _apply_filter(self, keep_item: str | None = None) -> None:
+        """Show the items passing the chosen filter.
+
+        "All" is immediate; the others score every cell (about a second on a
+        full project), so they run on a worker with their own connection and
+        the matrix keeps its rows until the answer arrives.
+        """
+        keep_item = keep_item or self.current_item_id()
+        name = self.filter.currentData()
+        project, data = self.session.project, self.data
+        self.filter_worker = None
+        if data is None or project is None or name == "all":
+            self._show_items([i.id for i in data.items] if data else [], keep_item)
+            return
+        self.position.setText("Filtering…")
+        worker = workers.Worker(filtered_items, project.folder, name)
+        worker.signals.result.connect(self._filtered)
+        worker.signals.error.connect(self._filter_failed)
+        self.filter_worker = workers.start(worker)
+        self._keep_item = keep_item
+
+    def _filter_is_current(self) -> bool:
+        worker = self.filter_worker
+        return worker is not None and self.sender() is worker.signals
+
+    def _filtered(self, ids: list[str]) -> None:
+        if self._filter_is_current():
+            self.filter_worker = None
+            self._show_items(ids, self._keep_item)
+
+    def _filter_failed(self, exc: BaseException) -> None:
+        if self._filter_is_current():
+            self.filter_worker = None
+            show_error(exc, self, "Review")
+
+    def _show_items(self, ids: list[str], keep_item: str | None) -> None:
+        self.matrix_model.reset(self.data, ids)
+        self.answers_model.item_id = None  # the data changed: re-show even the same item
+        row = ids.index(keep_item) if keep_item in ids else 0
+        self.select_row(row)
+
+    # -- navigation ---------------------------------------------------------
+
+    def current_item_id(self) -> str | None:
+        """The item whose answers are shown."""
+        return self.answers_model.item_id
+
+    def select_row(self, row: int, column: int | None = None) -> None:
+        """Make matrix row ``row`` current (keeping the column when not given)."""
+        ids = self.matrix_model.item_ids
+        if not ids:
+            self._show_item(None)
+            return
+        row = max(0, min(row, len(ids) - 1))
+        if column is None:
+            current = self.matrix.currentIndex()
+            column = current.column() if current.isValid() else 0
+        index = self.matrix_model.index(row, max(0, column))
+        if index.isValid():
+            self.matrix.setCurrentIndex(index)
+            self.matrix.scrollTo(index)
+        if self.current_item_id() != ids[row]:
+            self._show_item(ids[row])
+
+    def step(self, delta: int) -> None:
+        """Go to the next (+1) or previous (−1) item."""
+        current = self.matrix.currentIndex()
+        self.select_row((current.row() if current.isValid() else 0) + delta)
+
+    def _matrix_current(self, current: QModelIndex, previous: QModelIndex) -> None:
+        if not current.isValid():
+            return
+        item_id = self.matrix_model.item_ids[current.row()]
+        if item_id != self.current_item_id():
+            self._show_item(item_id)
+        column = self.matrix_model.columns[current.column()]
+        self._show_details(column)
+        if column in self.answers_model.columns:
+            index = self.answers_model.index(0, self.answers_model.columns.index(column))
+            self.answers.setCurrentIndex(index)
+            self.answers.scrollTo(index)
+
+    def _show_item(self, item_id: str | None) -> None:
+        project, data = self.session.project, self.data
+        ids = self.matrix_model.item_ids
+        if item_id is None or data is None or project is None:
+            self.figure.show_item(None, None, [])
+            self.answers_model.show(None, None, [])
+            self.position.setText("")
+            self.details.clear()
+            return
+        item = next(i for i in data.items if i.id == item_id)
+        self.figure.show_item(project, item, project.items.key(item_id))
+        self.position.setText(f"Item {ids.index(item_id) + 1} of {len(ids)}")
+        self.answers_model.item_id = item_id
+        self._show_answers()
+
+    def _answer_columns(self) -> list[Column]:
+        condition = self.condition.currentData()
+        columns = self.data.columns if self.data else []
+        return [c for c in columns if not condition or c.condition == condition]
+
+    def _show_answers(self) -> None:
+        self.answers_model.show(self.data, self.answers_model.item_id, self._answer_columns())
+        self.answers.resizeRowsToContents()
+
+    def _show_details(self, column: Column) -> None:
+        item_id, project = self.current_item_id(), self.session.project
+        if self.data is None or item_id is None or project is None:
+            return
+        history = project.responses.history(item_id, column.model, column.condition)
+        earlier = max(0, len(history) - 1)
+        self.details.setHtml(response_html(column, self.data.response(item_id, column), earlier))
+
+    # -- promoting names ----------------------------------------------------
+
+    def _answer_clicked(self, index: QModelIndex) -> None:
+        entry = self.answers_model.entry(index.row(), index.column())
+        if entry is None:
+            return
+        column = self.answers_model.columns[index.column()]
+        self._show_details(column)
+        if entry.kind in ("matched", "extra"):
+            rect = self.answers.visualRect(index)
+            self.active_menu = self.name_menu(entry, column)
+            self.active_menu.popup(
+                self.answers.viewport().mapToGlobal(rect.bottomLeft() + QPoint(0, 2))
+            )
+
+    def name_menu(self, entry: Entry, column: Column) -> QMenu:
+        """The actions for a predicted name: same as / distinct from a key name."""
+        assert self.data is not None and self.current_item_id() is not None
+        score = self.data.score(self.current_item_id(), column)
+        key = self.data.keys.get(self.current_item_id(), [])
+        missed = list(score.missed_key) if score else []
+        # Missed key names are the likely intended ones: offer them first.
+        candidates = missed + [k for k in key if k not in missed and k != entry.key]
+        menu = QMenu(self)
+        menu.setToolTipsVisible(True)
+        if entry.kind == "matched":
+            text = f"“{entry.text}” is not “{entry.key}” (mark distinct)"
+            self._add_promote(menu, entry.text, entry.key, "distinct", text)
+        same = menu.addMenu(f"“{entry.text}” is the same as…")
+        for name in candidates:
+            self._add_promote(same, entry.text, name, "same")
+        if entry.kind == "extra":
+            distinct_menu = menu.addMenu(f"“{entry.text}” is distinct from…")
+            for name in candidates:
+                self._add_promote(distinct_menu, entry.text, name, "distinct")
+        same.setEnabled(bool(candidates))
+        return menu
+
+    def _add_promote(
+        self, menu: QMenu, predicted: str, key_name: str, relation: str, text: str = ""
+    ) -> QAction:
+        action = menu.addAction(text or key_name)
+        action.setData((predicted, key_name, relation))
+        action.triggered.connect(lambda: self._promote(predicted, key_name, relation))
+        return action
+
+    def _promote(self, predicted: str, key_name: str, relation: str) -> None:
+        try:
+            promote(self.session, predicted, key_name, relation)
+        except LabelerError as exc:
+            show_error(exc, self, "Lexicon")

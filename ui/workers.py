@@ -1,0 +1,180 @@
+"""Run long work off the GUI thread.
+
+A :class:`Worker` wraps a plain function in a ``QRunnable`` and reports back
+through Qt signals, which Qt delivers on the GUI thread (queued connections),
+so views update safely. The GUI thread never waits on a worker.
+
+Two pools exist because of one library fact: PyMuPDF is not thread-safe, even
+for separate documents. Every job that touches a ``pymupdf.Document`` (render,
+propose, erase) runs on :func:`document_pool`, which has exactly one thread, so
+those jobs are serialised without locks; the queue is ordered by priority so an
+erase the curator is waiting for overtakes background thumbnails. Everything
+else (model runs, exports) uses :func:`general_pool`.
+"""
+
+from __future__ import annotations
+
+import threading
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+import shiboken6
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+
+# Priorities in the document pool: higher runs first.
+PRIORITY_BACKGROUND = 0  # thumbnails
+PRIORITY_DETAIL = 3  # figure proposals: after the page itself is on screen
+PRIORITY_VIEW = 5  # the page the curator is looking at
+PRIORITY_USER = 10  # an erase or proposal the curator asked for
+
+_document_pool: QThreadPool | None = None
+_live: set[Worker] = set()  # touched on the GUI thread only
+
+
+class Cancelled(Exception):
+    """Raised inside a job by :meth:`TaskControl.check` once the job was cancelled."""
+
+
+class TaskControl:
+    """What a running job may use: report progress and notice cancellation."""
+
+    def __init__(self, signals: WorkerSignals) -> None:
+        self._signals = signals
+        self._cancelled = threading.Event()
+
+    def cancel(self) -> None:
+        """Ask the job to stop at its next :meth:`check` (it is never killed mid-write)."""
+        self._cancelled.set()
+
+    @property
+    def cancelled(self) -> bool:
+        """True once :meth:`cancel` was called."""
+        return self._cancelled.is_set()
+
+    def check(self) -> None:
+        """Raise :class:`Cancelled` if the job was cancelled; jobs call this between steps."""
+        if self.cancelled:
+            raise Cancelled
+
+    def progress(self, done: int, total: int, message: str = "") -> None:
+        """Report ``done`` of ``total`` steps (delivered on the GUI thread)."""
+        self._signals.progress.emit(done, total, message)
+
+
+class WorkerSignals(QObject):
+    """Signals of one worker; a separate QObject because QRunnable is not one."""
+
+    progress = Signal(int, int, str)  # done, total, message
+    result = Signal(object)  # the function's return value
+    error = Signal(object)  # the exception it raised (never Cancelled)
+    cancelled = Signal()
+    finished = Signal()  # always last, whatever happened
+
+
+class Worker(QRunnable):
+    """Run ``fn(*args, **kwargs)`` on a pool thread.
+
+    With ``pass_control=True`` the function also gets ``control=TaskControl``
+    so it can report progress and stop early when cancelled.
+    """
+
+    def __init__(
+        self, fn: Callable[..., Any], *args: Any, pass_control: bool = False, **kwargs: Any
+    ) -> None:
+        super().__init__()
+        self.setAutoDelete(False)  # Python owns it; dropped from _live when finished
+        self.signals = WorkerSignals()
+        self.control = TaskControl(self.signals)
+        self._call = (fn, args, {**kwargs, "control": self.control} if pass_control else kwargs)
+
+    def cancel(self) -> None:
+        """Cancel: a queued job never starts, a running one stops at its next check."""
+        self.control.cancel()
+
+    def deliver_to(
+        self,
+        owner: QObject,
+        result: Callable[[Any], None] | None = None,
+        error: Callable[[BaseException], None] | None = None,
+        finished: Callable[[], None] | None = None,
+    ) -> Worker:
+        """Connect handlers that run only while ``owner`` (a widget) still exists.
+
+        A job can finish after the view that started it was closed; its result
+        must then be dropped, not delivered to a deleted widget.
+        """
+        for signal, handler in (
+            (self.signals.result, result),
+            (self.signals.error, error),
+            (self.signals.finished, finished),
+        ):
+            if handler is not None:
+                signal.connect(_guarded(owner, handler))
+        return self
+
+    def run(self) -> None:  # runs on the pool thread
+        fn, args, kwargs = self._call
+        try:
+            if self.control.cancelled:
+                raise Cancelled
+            value = fn(*args, **kwargs)
+            self.control.check()
+        except Cancelled:
+            self.signals.cancelled.emit()
+        except Exception as exc:  # handed to the GUI thread, which shows it as a dialog
+            exc.__traceback_text__ = traceback.format_exc()  # type: ignore[attr-defined]
+            self.signals.error.emit(exc)
+        else:
+            self.signals.result.emit(value)
+        finally:
+            self.signals.finished.emit()
+
+
+def _guarded(owner: QObject, handler: Callable[..., None]) -> Callable[..., None]:
+    def call(*args: Any) -> None:
+        if shiboken6.isValid(owner):
+            handler(*args)
+
+    return call
+
+
+def document_pool() -> QThreadPool:
+    """The one-thread pool for every PyMuPDF job (see the module docstring)."""
+    global _document_pool
+    if _document_pool is None:
+        _document_pool = QThreadPool()
+        _document_pool.setMaxThreadCount(1)
+        _document_pool.setExpiryTimeout(-1)  # keep the thread: documents stay warm
+    return _document_pool
+
+
+def general_pool() -> QThreadPool:
+    """The shared pool for work that does not touch PyMuPDF."""
+    return QThreadPool.globalInstance()
+
+
+def start(worker: Worker, pool: QThreadPool | None = None, priority: int = 0) -> Worker:
+    """Queue ``worker`` (on the general pool unless told) and keep it alive until it finishes."""
+    _live.add(worker)
+    # Released on the GUI thread once `finished` is delivered there, so the signals
+    # object outlives every queued signal it sent.
+    worker.signals.finished.connect(lambda: _release(worker))
+    (pool or general_pool()).start(worker, priority)
+    return worker
+
+
+def withdraw(worker: Worker, pool: QThreadPool) -> None:
+    """Cancel ``worker``; if it is still queued, drop it without running it."""
+    worker.cancel()
+    if pool.tryTake(worker):
+        _release(worker)
+
+
+def _release(worker: Worker) -> None:
+    _live.discard(worker)
+
+
+def busy() -> bool:
+    """True while any worker started through :func:`start` has not finished."""
+    return bool(_live)
