@@ -327,4 +327,5 @@ class MainWindow(QMainWindow):
             shutdown = getattr(widget, "shutdown", None)
             if shutdown is not None:
                 shutdown()
+        self.session.close()
         super().closeEvent(event)

@@ -21,6 +21,7 @@ class Session(QObject):
     """One open project and the signals that say what changed in it."""
 
     project_opened = Signal()
+    project_closed = Signal()  # views stop timers and drop anything read from the project
     items_changed = Signal()  # items added, removed, or their fields edited
     item_changed = Signal(str)  # one item's key, images or fields changed
     lexicon_changed = Signal()  # synonym/distinct rows changed: scores must be recomputed
@@ -35,12 +36,20 @@ class Session(QObject):
     def open(self, folder: str | Path) -> Project:
         """Open a project folder (closing the previous one) and tell every view."""
         project = Project.open(folder)
-        if self.project is not None:
-            self.project.close()
+        self.close()
         self.project = project
         self.undo_stack.clear()
         self.project_opened.emit()
         return project
+
+    def close(self) -> None:
+        """Close the open project, if any, and tell every view."""
+        if self.project is None:
+            return
+        project, self.project = self.project, None
+        self.undo_stack.clear()  # its commands refer to the closed project
+        project.close()
+        self.project_closed.emit()
 
     def require_project(self) -> Project:
         """The open project; views call this only when one is open."""

@@ -1,46 +1,30 @@
-"""Importing ``ui`` protects long sessions from PySide6's None/True/False refcount drops.
+"""Guard against the PySide6 release that drops references to None/True/False.
 
-Without ``import ui`` this script aborts with "deallocating None" on Python 3.11
-with the PySide6 6.12 wheels (see ``ui/__init__.py``).
+PySide6 6.12.0 on Python 3.11 releases one reference to ``None`` on every call
+of a Qt method returning void, and to ``True``/``False`` on every ``emit``;
+a long session aborts with "deallocating None". pyproject pins below 6.12
+(docs/decisions/0003). This test fails if a release with that bug is installed.
 """
 
 from __future__ import annotations
 
-import subprocess
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = """
-import sys
-{guard}
-from PySide6.QtCore import QCoreApplication, QObject, Signal
+from PySide6.QtCore import QObject, Signal
+
 
 class Pinger(QObject):
-    ping = Signal(object)
-
-app = QCoreApplication([])
-pinger = Pinger()
-pinger.ping.connect(lambda value: None)
-for _ in range(20000):
-    pinger.setObjectName("x")  # returns void
-    pinger.ping.emit(None)  # returns bool
-print("survived")
-"""
+    ping = Signal(bool)
 
 
-def run(guard: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-c", SCRIPT.format(guard=guard)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={"QT_QPA_PLATFORM": "offscreen", "PATH": "/usr/bin:/bin"},
-    )
-
-
-def test_a_long_session_of_qt_calls_survives_with_ui_imported():
-    out = run("import ui")
-    assert out.returncode == 0, out.stderr
-    assert out.stdout.strip() == "survived"
+def test_qt_calls_keep_the_singletons_reference_counts():
+    pinger = Pinger()
+    pinger.ping.connect(lambda value: None)
+    before = [sys.getrefcount(x) for x in (None, True, False)]
+    for _ in range(2000):
+        pinger.setObjectName("x")  # returns void
+        pinger.ping.emit(True)  # returns bool
+        pinger.ping.emit(False)
+    after = [sys.getrefcount(x) for x in (None, True, False)]
+    drift = [a - b for a, b in zip(after, before, strict=True)]
+    assert all(abs(d) < 100 for d in drift), f"refcount drift {drift}: a buggy PySide6 release"

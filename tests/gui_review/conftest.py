@@ -24,5 +24,4 @@ def session(qtbot):
     s = Session()
     yield s
     qtbot.waitUntil(lambda: not workers.busy(), timeout=20_000)
-    if s.project is not None:
-        s.project.close()
+    s.close()

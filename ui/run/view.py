@@ -187,6 +187,7 @@ class RunView(QWidget):
         self.start_button.clicked.connect(self.start)
         self.cancel_button.clicked.connect(self.cancel)
         session.project_opened.connect(self._project_opened)
+        session.project_closed.connect(self._estimate_timer.stop)
         session.items_changed.connect(self._changed)
         session.responses_changed.connect(self._changed)
         self._reset_counts()
