@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -66,14 +66,17 @@ def load_models(
     path: str | os.PathLike[str],
     env: Mapping[str, str] | None = None,
     only: Sequence[str] | None = None,
+    require_keys: bool = True,
 ) -> list[ModelConfig]:
     """Read and validate ``path``; raises :class:`ConfigError` naming the entry and the fix.
 
     Every entry is checked; with ``only`` (model names) just those are returned and
     only their key variables must be set, so one file can list models you have no
     key for. The built-in baseline may be named in ``only`` without being listed.
+    ``require_keys=False`` skips the key check (everything else is still
+    validated), for a caller that lists models and asks :func:`missing_keys`
+    which ones cannot run yet.
     """
-    env = os.environ if env is None else env
     file = Path(path)
     try:
         data = tomllib.loads(file.read_text(encoding="utf-8"))
@@ -101,13 +104,27 @@ def load_models(
         if missing:
             raise ConfigError(f"{file}: no model named {missing}; configured: {sorted(known)}")
         models = [known[n] for n in dict.fromkeys(only)]
-    for m in models:
-        if m.api_key_env is not None and not env.get(m.api_key_env):
-            raise ConfigError(
-                f"{file}: model {m.name!r}: environment variable {m.api_key_env} is not set;"
-                " export it with the API key"
-            )
+    unset = missing_keys(models, env) if require_keys else {}
+    if unset:
+        name, variable = next(iter(unset.items()))
+        raise ConfigError(
+            f"{file}: model {name!r}: environment variable {variable} is not set;"
+            " export it with the API key"
+        )
     return models
+
+
+def missing_keys(
+    configs: Iterable[ModelConfig], env: Mapping[str, str] | None = None
+) -> dict[str, str]:
+    """Model name -> its key variable, for each model whose variable is unset or empty in ``env``
+    (default: the process environment); models needing no key never appear."""
+    env = os.environ if env is None else env
+    return {
+        c.name: c.api_key_env
+        for c in configs
+        if c.api_key_env is not None and not env.get(c.api_key_env)
+    }
 
 
 def _parse_entry(file: Path, index: int, entry: object) -> ModelConfig:

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from labeler.errors import ConfigError
-from labeler.providers.config import BASELINE_NAME, load_models
+from labeler.providers.config import BASELINE_NAME, load_models, missing_keys
 
 ISSUE_EXAMPLE = """
 [[models]]
@@ -101,6 +101,33 @@ def test_only_selected_models_need_their_key(tmp_path):
     assert [m.name for m in load_models(path, env={}, only=[BASELINE_NAME])] == [BASELINE_NAME]
     with pytest.raises(ConfigError, match="no model named"):
         load_models(path, env=ENV, only=["nope"])
+
+
+def test_a_file_loads_without_keys_and_missing_keys_names_the_unset_variables(tmp_path):
+    text = (
+        ISSUE_EXAMPLE + '\n[[models]]\nname = "o"\nprovider = "openai"\nmodel = "m"\n'
+        'api_key_env = "OPENAI_API_KEY"\n'
+        '\n[[models]]\nname = "local"\nprovider = "openai"\nmodel = "m"\n'
+        'base_url = "http://127.0.0.1:9/v1"\n'
+    )
+    path = write(tmp_path, text)
+    configs = load_models(path, env={}, require_keys=False)
+    assert [c.name for c in configs] == ["google/gemini-2.5-flash", "o", "local"]
+    assert missing_keys(configs, {}) == {
+        "google/gemini-2.5-flash": "GEMINI_API_KEY",
+        "o": "OPENAI_API_KEY",
+    }
+    assert missing_keys(configs, {"OPENAI_API_KEY": "k", "GEMINI_API_KEY": ""}) == {
+        "google/gemini-2.5-flash": "GEMINI_API_KEY"
+    }
+    assert missing_keys(configs, ENV | {"OPENAI_API_KEY": "k"}) == {}
+    # everything but the keys is still validated
+    with pytest.raises(ConfigError, match="unknown provider"):
+        load_models(
+            write(tmp_path, replace(ISSUE_EXAMPLE, 'provider = "gemini"', 'provider = "x"')),
+            env={},
+            require_keys=False,
+        )
 
 
 def test_duplicate_names_and_anthropic_without_max_tokens(tmp_path):

@@ -1,32 +1,18 @@
-"""Reading ``models.toml`` for the Run view, including models whose key is missing.
+"""The Run view's model list: every model in ``models.toml``, and which can run here.
 
-:func:`labeler.providers.config.load_models` refuses a file in which any key
-variable is unset — right for a run, but the Run view must *list* such models
-and say which variable to set. So the file is validated by the core with every
-variable treated as present, and the real environment decides what is runnable.
+The core validates the file without requiring keys
+(:func:`labeler.providers.config.load_models` with ``require_keys=False``) and
+says which key variables are unset (:func:`~labeler.providers.config.missing_keys`),
+so the view can list a model and name the variable to export instead of
+refusing the whole file.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from labeler.providers.config import ModelConfig, baseline_model, load_models
-
-
-class _EveryVariableSet(Mapping[str, str]):
-    """An environment in which every variable has a (placeholder) value."""
-
-    def __getitem__(self, name: str) -> str:
-        return "set"
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(())
-
-    def __len__(self) -> int:
-        return 0
+from labeler.providers.config import ModelConfig, baseline_model, load_models, missing_keys
 
 
 @dataclass(frozen=True)
@@ -44,13 +30,8 @@ class ModelChoice:
 def load_choices(path: str | Path | None) -> list[ModelChoice]:
     """Every model in ``path`` (ConfigError if the file is bad), plus the offline baseline
     first unless the file already lists it."""
-    configs = load_models(path, env=_EveryVariableSet()) if path else []
+    configs = load_models(path, require_keys=False) if path else []
     if not any(c.provider == "baseline" for c in configs):
         configs.insert(0, baseline_model())
-    return [ModelChoice(c, _missing_key(c)) for c in configs]
-
-
-def _missing_key(config: ModelConfig) -> str | None:
-    if config.api_key_env and not os.environ.get(config.api_key_env):
-        return config.api_key_env
-    return None
+    unset = missing_keys(configs)
+    return [ModelChoice(c, unset.get(c.name)) for c in configs]
