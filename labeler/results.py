@@ -5,7 +5,8 @@ export and by the GUI's review matrix and leaderboard, so a number on screen is
 the number that gets published. Each cell is the *latest* response of that
 cell (responses are append-only), scored with :func:`labeler.scoring.score_names`
 against the item's key names, using the project lexicon: the global rows plus
-that item's own additions.
+that item's own additions. :func:`score_cell` is that one cell's scoring, public
+so a view that scores lazily gets the same number.
 
 The per-item flags follow the dataset card:
 
@@ -137,6 +138,29 @@ def project_lexicon(project: Project, item_id: str | None = None) -> Lexicon:
     return _layered(base, item_rows) if item_rows else base
 
 
+def score_cell(predicted_names: Sequence[str], key: Sequence[str], lexicon: Lexicon) -> NameScore:
+    """One cell's score exactly as :func:`load_results` (and so the export) computes it.
+
+    The ingredients are the response's predicted names, the item's
+    :func:`key_names` and its :func:`project_lexicon`; a view that scores cells
+    lazily (the review matrix) calls this so its numbers are the published ones.
+    Scores are memoised per lexicon object: reopening the matrix rescores only
+    what changed, and a lexicon edit gives a new lexicon object (its rows
+    changed), so stale scores are never reused. The returned NameScore is
+    shared and must not be mutated.
+    """
+    predicted, names = tuple(predicted_names), tuple(key)
+    memo = _SCORES.get(lexicon)
+    if memo is None:
+        memo = _SCORES[lexicon] = {}
+    found = memo.get((predicted, names))
+    if found is None:
+        if len(memo) > MAX_MEMO:
+            memo.clear()
+        found = memo[(predicted, names)] = score_names(predicted, names, lexicon)
+    return found
+
+
 def load_results(project: Project, item_ids: Iterable[str] | None = None) -> list[ScoredCell]:
     """Every cell with a response, scored; optionally only for ``item_ids``.
 
@@ -177,7 +201,7 @@ def _load_results(project: Project, item_ids: Iterable[str] | None) -> list[Scor
     public = stored_public_ids(project)
     scored: list[tuple[_Answer, Item, NameScore]] = []
     for a in _latest_answers(project, items.keys()):
-        score = _score(a.predicted_names, names[a.item_id], lexicons[a.item_id])
+        score = score_cell(a.predicted_names, names[a.item_id], lexicons[a.item_id])
         scored.append((a, items[a.item_id], score))
     flags = item_flags(
         (a.item_id, a.condition, s.f1) for a, _, s in scored if a.status not in NO_ANSWER_STATUSES
@@ -301,23 +325,6 @@ def _latest_answers(project: Project, item_ids: Iterable[str]) -> list[_Answer]:
         keep = {rid for rid, _ in latest}
         _ANSWERS[token] = {rid: a for rid, a in memo.items() if rid in keep}
     return sorted(out, key=lambda a: a.id)
-
-
-def _score(predicted: tuple[str, ...], names: tuple[str, ...], lexicon: Lexicon) -> NameScore:
-    """Scores memoised per lexicon object: reopening the matrix rescores only what changed.
-
-    A lexicon edit gives a new lexicon object (its rows changed), so stale scores
-    are never reused; the returned NameScore is shared and must not be mutated.
-    """
-    memo = _SCORES.get(lexicon)
-    if memo is None:
-        memo = _SCORES[lexicon] = {}
-    found = memo.get((predicted, names))
-    if found is None:
-        if len(memo) > MAX_MEMO:
-            memo.clear()
-        found = memo[(predicted, names)] = score_names(predicted, names, lexicon)
-    return found
 
 
 _SCORES: weakref.WeakKeyDictionary[Lexicon, dict[tuple, NameScore]] = weakref.WeakKeyDictionary()

@@ -5,8 +5,15 @@ import gc
 import pytest
 from export_fixtures import MODELS, answer
 
-from labeler.results import FRAME_COLUMNS, load_results, results_frame
-from labeler.scoring import NameScore
+from labeler.results import (
+    FRAME_COLUMNS,
+    key_names,
+    load_results,
+    project_lexicon,
+    results_frame,
+    score_cell,
+)
+from labeler.scoring import NameScore, score_names
 
 HEART = "campbell-p137-fig42-3"
 CELL = "campbell-p140-fig6-8"
@@ -60,6 +67,23 @@ def test_lexicon_edits_rescore_on_the_next_load(project):
     project.lexicon.add("Mitral valve", "valve", item_id=HEART)
     after = by_cell(load_results(project))[(HEART, MODELS[0], "blind")]
     assert after.score.unmatched_pred == [] and after.f1 > before.f1
+
+
+def test_score_cell_is_the_score_load_results_gives_each_cell(project):
+    keys = project.items.keys()
+    cells = load_results(project)
+    assert len(cells) > 10
+    for c in cells:
+        lexicon = project_lexicon(project, c.item_id)
+        scored = score_cell(list(c.predicted_names), key_names(keys[c.item_id]), lexicon)
+        assert scored is c.score  # one code path: the same memoised object
+        assert scored == score_names(c.predicted_names, c.key_names, lexicon)
+    # the item-only addition counts for its item: "powerhouse" = "mitochondrion"
+    heart_key, cell_key = key_names(keys[HEART]), key_names(keys[CELL])
+    powerhouse = next(n for n in cell_key if "mitochondri" in n.lower())
+    assert score_cell(["powerhouse"], [powerhouse], project_lexicon(project, CELL)).f1 == 1.0
+    assert score_cell(["powerhouse"], [powerhouse], project_lexicon(project)).f1 == 0.0
+    assert score_cell(["bicuspid valve"], heart_key, project_lexicon(project, HEART)).precision == 1
 
 
 def test_flags_follow_the_card(project):
@@ -137,7 +161,7 @@ def test_garbage_collection_is_left_as_it_was(project, monkeypatch):
         assert not gc.isenabled()  # paused while the cells are scored
         raise RuntimeError("scorer crashed")
 
-    monkeypatch.setattr("labeler.results._score", broken)
+    monkeypatch.setattr("labeler.results.score_cell", broken)
     with pytest.raises(RuntimeError, match="scorer crashed"):
         load_results(project, item_ids=[CELL])
     assert gc.isenabled()

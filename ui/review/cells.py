@@ -2,11 +2,11 @@
 
 Opening a 200-item × 36-column project must take under a second, so loading
 reads the store in three queries and scores nothing; a cell is scored the first
-time a view asks for it and cached until the lexicon changes. The numbers are
-the ones :mod:`labeler.results` exports — the latest response per cell, the
-key's names (:func:`labeler.results.key_names`), :func:`labeler.scoring.score_names`
-with :func:`labeler.results.project_lexicon` — but scored one cell at a time,
-because ``load_results`` scores the whole project up front.
+time a view asks for it, by :func:`labeler.results.score_cell` — the scoring
+``load_results`` and the export use — from the key's names
+(:func:`labeler.results.key_names`) and the item's
+:func:`labeler.results.project_lexicon`. The core memoises scores per lexicon,
+so a cell asked for again, or after an unrelated lexicon edit's reload, is a lookup.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from pathlib import Path
 
 from labeler.lexicon import Lexicon
 from labeler.prompts import CONDITIONS
-from labeler.results import key_names, project_lexicon
-from labeler.scoring import NameScore, score_names
+from labeler.results import key_names, project_lexicon, score_cell
+from labeler.scoring import NameScore
 from labeler.store import Item, Project, Response
 from ui.review.style import FAILURE_STATUSES
 
@@ -45,8 +45,8 @@ class ReviewData:
 
     def __init__(self, project: Project) -> None:
         self.items: list[Item] = project.items.list()
-        self.keys: dict[str, list[str]] = {
-            item_id: list(key_names(entries)) for item_id, entries in project.items.keys().items()
+        self.keys: dict[str, tuple[str, ...]] = {
+            item_id: key_names(entries) for item_id, entries in project.items.keys().items()
         }
         self.responses: dict[CellKey, Response] = {
             (r.item_id, r.model, r.condition): r for r in project.responses.latest()
@@ -57,15 +57,13 @@ class ReviewData:
             key=lambda col: (col.model, order.get(col.condition, len(order))),
         )
         self._project = project  # read on the GUI thread only, like every view's project
-        self._scores: dict[CellKey, NameScore] = {}
         self._lexicons: dict[str, Lexicon] = {}
 
     # -- lexicon ------------------------------------------------------------
 
     def reload_lexicon(self) -> None:
-        """The lexicon changed: forget every lexicon and score computed with the old rows."""
+        """The lexicon changed: re-read each item's lexicon (its scores are keyed by it)."""
         self._lexicons.clear()
-        self._scores.clear()
 
     def lexicon_for(self, item_id: str) -> Lexicon:
         """The lexicon export scores this item with (:func:`labeler.results.project_lexicon`)."""
@@ -80,19 +78,13 @@ class ReviewData:
         return self.responses.get((item_id, column.model, column.condition))
 
     def score(self, item_id: str, column: Column) -> NameScore | None:
-        """The cell's name-set score (cached), or None when the cell was never run."""
-        cell = (item_id, column.model, column.condition)
-        cached = self._scores.get(cell)
-        if cached is not None:
-            return cached
-        response = self.responses.get(cell)
+        """The cell's name-set score, or None when the cell was never run."""
+        response = self.responses.get((item_id, column.model, column.condition))
         if response is None:
             return None
-        result = score_names(
-            response.predicted_names, self.keys.get(item_id, []), self.lexicon_for(item_id)
+        return score_cell(
+            response.predicted_names, self.keys.get(item_id, ()), self.lexicon_for(item_id)
         )
-        self._scores[cell] = result
-        return result
 
     # -- item filters -------------------------------------------------------
 

@@ -342,7 +342,7 @@ class ReviewView(QWidget):
         """The actions for a predicted name: same as / distinct from a key name."""
         assert self.data is not None and self.current_item_id() is not None
         score = self.data.score(self.current_item_id(), column)
-        key = self.data.keys.get(self.current_item_id(), [])
+        key = self.data.keys.get(self.current_item_id(), ())
         missed = list(score.missed_key) if score else []
         # Missed key names are the likely intended ones: offer them first.
         candidates = missed + [k for k in key if k not in missed and k != entry.key]
