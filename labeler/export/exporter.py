@@ -1,5 +1,8 @@
 """One export: choose items, number them, build and validate every file, then write.
 
+:func:`check_export` does the same in memory (no numbers stored, nothing written),
+so a validation result can be shown before anyone exports.
+
 Numbering, building, validating and writing run in one project transaction:
 new public numbers are committed only if the files were written, so a failed
 export changes neither the folder nor the project. Scoring happens just before,
@@ -14,7 +17,7 @@ from pathlib import Path
 
 from labeler.errors import ExportError
 from labeler.export.card import DEFAULT_LICENSE, CardInfo, render_card
-from labeler.export.ids import assign_public_ids, stored_public_ids
+from labeler.export.ids import assign_public_ids, preview_public_ids, stored_public_ids
 from labeler.export.items import item_rows
 from labeler.export.rows import Row, dump_jsonl, public_number, result_rows
 from labeler.export.schema import (
@@ -27,7 +30,7 @@ from labeler.export.schema import (
 )
 from labeler.export.validate import check_no_leaks, validate_items, validate_results
 from labeler.export.writer import write_export
-from labeler.results import load_results
+from labeler.results import ScoredCell, load_results
 from labeler.store import Item, Project
 
 MIN_TITLE_LEN = 12
@@ -36,9 +39,12 @@ MIN_ID_LEN = 8
 
 @dataclass(frozen=True)
 class ExportReport:
-    """What an export wrote, for the CLI to print and the GUI to show."""
+    """What an export wrote (or, from :func:`check_export`, would write), for the CLI and GUI.
 
-    folder: Path
+    ``folder`` is ``None`` for a check: nothing was written anywhere.
+    """
+
+    folder: Path | None
     files: dict[str, int] = field(
         default_factory=dict
     )  # relative path -> rows (or bytes for the card)
@@ -61,6 +67,23 @@ def select_items(project: Project, *, only_ready: bool = False) -> list[Item]:
     return [i for i in items if i.status == "ready"] if only_ready else items
 
 
+def check_export(
+    project: Project, *, private: bool = False, only_ready: bool = False
+) -> ExportReport:
+    """Build and validate the export in memory: what it would write, or the ExportError.
+
+    Writes nothing and assigns no public numbers (new items are given the numbers
+    an export would give them, :func:`~labeler.export.ids.preview_public_ids`), so
+    the GUI can show whether an export will pass before the curator asks for one.
+    """
+    items = _exported_items(project, only_ready)
+    cells = load_results(project, [i.id for i in items])
+    numbered = stored_public_ids(project)
+    public = preview_public_ids(project, [i.id for i in items])
+    built = _build(project, items, cells, public, private)
+    return _report(None, built, cells, new_ids=len(public.keys() - numbered.keys()))
+
+
 def export_project(
     project: Project,
     out: str | os.PathLike[str] | None = None,
@@ -71,45 +94,79 @@ def export_project(
     """Export the project's items and latest scored responses to ``out``.
 
     The card's name and license are the project settings ``pretty_name`` (default:
-    the project's name) and ``license`` (default ``cc-by-nc-4.0``).
+    the project's name) and ``license`` (default ``cc-by-nc-4.0``). The files are
+    built and validated as :func:`check_export` does, then written.
     """
     folder = Path(out) if out is not None else default_folder(project)
+    items = _exported_items(project, only_ready)
+    # scored before the write lock is taken: a run writing answers is not held up by scoring
+    cells = load_results(project, [i.id for i in items])
+    with project.transaction():
+        numbered = stored_public_ids(project)
+        public = assign_public_ids(project, [i.id for i in items])
+        built = _build(project, items, cells, public, private)
+        write_export(folder, built.files)
+    return _report(folder, built, cells, new_ids=len(public.keys() - numbered.keys()))
+
+
+def _exported_items(project: Project, only_ready: bool) -> list[Item]:
     items = select_items(project, only_ready=only_ready)
     if not items:
         which = "ready " if only_ready else ""
         raise ExportError(
             f"nothing to export: the project has no {which}items that are not excluded"
         )
-    # scored before the write lock is taken: a run writing answers is not held up by scoring
-    cells = load_results(project, [i.id for i in items])
+    return items
+
+
+@dataclass(frozen=True)
+class _Built:
+    """An export's validated files and the rows they hold."""
+
+    files: dict[str, bytes]
+    results: list[Row]
+    items: list[Row]
+
+
+def _build(
+    project: Project,
+    items: list[Item],
+    cells: list[ScoredCell],
+    public: dict[str, str],
+    private: bool,
+) -> _Built:
+    """Every file of the export, validated (ExportError on the first problem)."""
     answered = [c for c in cells if c.answered]
-    with project.transaction():
-        numbered = stored_public_ids(project)
-        public = assign_public_ids(project, [i.id for i in items])
-        new_ids = len(public.keys() - numbered.keys())
-        results = result_rows(answered, public)
-        items_out = item_rows(project, items, answered, public)
-        files = _files(project, results, items_out)
-        by_id = validate_items(items_out, project.id_prefix)
-        validate_results(results, by_id)
-        check_no_leaks(files, _private_strings(project))
-        if private:
-            files[PROVENANCE_FILE] = dump_jsonl(_provenance(project, items, public))
-        write_export(folder, files)
+    results = result_rows(answered, public)
+    items_out = item_rows(project, items, answered, public)
+    files = _files(project, results, items_out)
+    by_id = validate_items(items_out, project.id_prefix)
+    validate_results(results, by_id)
+    check_no_leaks(files, _private_strings(project))
+    if private:
+        files[PROVENANCE_FILE] = dump_jsonl(_provenance(project, items, public))
+    return _Built(files, results, items_out)
+
+
+def _report(
+    folder: Path | None, built: _Built, cells: list[ScoredCell], new_ids: int
+) -> ExportReport:
+    files, results = built.files, built.results
+    private = PROVENANCE_FILE in files
     return ExportReport(
         folder=folder,
         files={
             RESULTS_FILE: len(results),
-            ITEMS_FILE: len(items_out),
+            ITEMS_FILE: len(built.items),
             SAMPLE_FILE: min(SAMPLE_ROWS, len(results)),
             CARD_FILE: len(files[CARD_FILE]),
-            **({PROVENANCE_FILE: len(items)} if private else {}),
+            **({PROVENANCE_FILE: len(built.items)} if private else {}),
         },
-        n_items=len(items_out),
+        n_items=len(built.items),
         n_rows=len(results),
         n_models=len({r["model"] for r in results}),
         new_ids=new_ids,
-        skipped_unanswered=len(cells) - len(answered),
+        skipped_unanswered=sum(1 for c in cells if not c.answered),
         private=private,
     )
 
@@ -167,14 +224,18 @@ def _provenance(project: Project, items: list[Item], public: dict[str, str]) -> 
 
 
 def report_lines(report: ExportReport) -> list[str]:
-    """Human-readable summary of an export."""
-    lines = [f"exported {report.n_items} items, {report.n_rows} rows, {report.n_models} models"]
+    """Human-readable summary of an export, or of a check (``folder`` None: nothing written)."""
+    written = report.folder is not None
+    counts = f"{report.n_items} items, {report.n_rows} rows, {report.n_models} models"
+    lines = [f"exported {counts}" if written else f"valid: {counts} (nothing written yet)"]
     lines += [
-        f"  {report.folder / name}  ({count} {'bytes' if name == CARD_FILE else 'rows'})"
+        f"  {report.folder / name if written else name}"
+        f"  ({count} {'bytes' if name == CARD_FILE else 'rows'})"
         for name, count in report.files.items()
     ]
     if report.new_ids:
-        lines.append(f"  {report.new_ids} item(s) got new public IDs")
+        verb = "got" if written else "will get"
+        lines.append(f"  {report.new_ids} item(s) {verb} new public IDs")
     if report.skipped_unanswered:
         lines.append(f"  {report.skipped_unanswered} cell(s) left out: API error, no answer")
     if report.private:

@@ -38,6 +38,18 @@ def stored_public_ids(project: Project) -> dict[str, str]:
     return {r["item_id"]: format_public_id(prefix, r["number"]) for r in rows}
 
 
+def preview_public_ids(project: Project, item_ids: Iterable[str]) -> dict[str, str]:
+    """Internal id -> the public id an export would give ``item_ids`` now; writes nothing.
+
+    New numbers are exactly those :func:`assign_public_ids` would store (same
+    salted order, after the current highest), so a validation-only export
+    checks the files that would really be written.
+    """
+    wanted = list(dict.fromkeys(item_ids))
+    known = _known_numbers(project) | _new_numbers(project, wanted)
+    return {i: format_public_id(project.id_prefix, known[i]) for i in wanted}
+
+
 def assign_public_ids(project: Project, item_ids: Iterable[str]) -> dict[str, str]:
     """Internal id -> public id for ``item_ids``, numbering those that have none yet.
 
@@ -45,21 +57,28 @@ def assign_public_ids(project: Project, item_ids: Iterable[str]) -> dict[str, st
     fails later rolls the new numbers back with it.
     """
     wanted = list(dict.fromkeys(item_ids))
-    known = {r["item_id"]: r["number"] for r in project.db.execute("SELECT * FROM public_ids")}
-    salt = project.get_meta("id_salt")
-    if not salt:
-        raise LabelerError("this project has no ID salt in its settings; it cannot number items")
-    new = sorted((i for i in wanted if i not in known), key=lambda i: _salted(salt, i))
-    start = max(known.values(), default=0) + 1
-    numbers = {item_id: start + n for n, item_id in enumerate(new)}
+    numbers = _new_numbers(project, wanted)
     if numbers:
         with project.transaction():
             project.db.executemany(
                 "INSERT INTO public_ids(item_id, number) VALUES (?, ?)", numbers.items()
             )
-    known |= numbers
-    prefix = project.id_prefix
-    return {i: format_public_id(prefix, known[i]) for i in wanted}
+    return preview_public_ids(project, wanted)
+
+
+def _known_numbers(project: Project) -> dict[str, int]:
+    return {r["item_id"]: r["number"] for r in project.db.execute("SELECT * FROM public_ids")}
+
+
+def _new_numbers(project: Project, wanted: list[str]) -> dict[str, int]:
+    """The numbers the un-numbered items of ``wanted`` get next (salted order)."""
+    known = _known_numbers(project)
+    salt = project.get_meta("id_salt")
+    if not salt:
+        raise LabelerError("this project has no ID salt in its settings; it cannot number items")
+    new = sorted((i for i in wanted if i not in known), key=lambda i: _salted(salt, i))
+    start = max(known.values(), default=0) + 1
+    return {item_id: start + n for n, item_id in enumerate(new)}
 
 
 def set_public_number(project: Project, item_id: str, number: int) -> None:
