@@ -75,6 +75,23 @@ def test_a_refused_export_writes_nothing_and_says_why(dialog, qtbot, tmp_path):
     assert dialog.export_button.isEnabled()
 
 
+def test_validation_is_shown_before_exporting_and_writes_nothing(dialog, qtbot, tmp_path):
+    qtbot.waitUntil(lambda: dialog.check_worker is None, timeout=20_000)
+    assert dialog.validation.text().count("Valid: 2 items, 6 rows, ") == 1
+    assert "2 item(s) will get new public IDs" in dialog.validation.text()
+    assert dialog.check is not None and dialog.check.folder is None
+    project = dialog.session.require_project()
+    assert project.db.execute("SELECT COUNT(*) FROM public_ids").fetchone()[0] == 0
+    dialog.only_ready.setChecked(True)
+    qtbot.waitUntil(lambda: "Valid: 1 items" in dialog.validation.text(), timeout=20_000)
+    # a problem is shown before any attempt, with the reason
+    project.items.add(subject="forgot the key", status="ready")
+    dialog.private.setChecked(True)
+    qtbot.waitUntil(lambda: dialog.check_worker is None, timeout=20_000)
+    assert "no answer key" in dialog.validation.text() and dialog.check is None
+    assert dialog.result.toPlainText() == ""  # nothing was attempted
+
+
 def known_project(folder) -> Project:
     """Means anyone can check: m/a told 1.0, no-image 2/3, blind 0; m/b told 2/3."""
     project = Project.create(folder, name="known")

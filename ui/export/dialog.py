@@ -1,9 +1,12 @@
 """Export dialog: public or private, where to, which items; then what was written.
 
-The export itself is the core's :func:`labeler.export.exporter.export_project`
-(validate everything, then write the folder atomically), run on a worker thread
-with its own project connection. A failed validation writes nothing; the dialog
-shows the reason instead of the file list.
+Before anything is written, the dialog shows whether the export would pass:
+the core's :func:`labeler.export.exporter.check_export` (build and validate in
+memory, no numbers assigned) runs on a worker whenever the choice changes. The
+export itself is :func:`~labeler.export.exporter.export_project` (validate
+everything, then write the folder atomically), also on a worker thread with its
+own project connection. A failed validation writes nothing; the dialog shows
+the reason instead of the file list.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
@@ -29,7 +33,13 @@ from PySide6.QtWidgets import (
 )
 
 from labeler.errors import LabelerError
-from labeler.export.exporter import ExportReport, export_project, report_lines, select_items
+from labeler.export.exporter import (
+    ExportReport,
+    check_export,
+    export_project,
+    report_lines,
+    select_items,
+)
 from labeler.store import Project
 from ui import workers
 from ui.review.style import tone
@@ -42,6 +52,12 @@ def run_export(folder: Path, out: Path, private: bool, only_ready: bool) -> Expo
         return export_project(project, out, private=private, only_ready=only_ready)
 
 
+def run_check(folder: Path, private: bool, only_ready: bool) -> ExportReport:
+    """Validate without writing, on a worker thread (own connection)."""
+    with Project.open(folder) as project:
+        return check_export(project, private=private, only_ready=only_ready)
+
+
 class ExportDialog(QDialog):
     """Choose and run one export."""
 
@@ -49,6 +65,8 @@ class ExportDialog(QDialog):
         super().__init__(parent)
         self.session = session
         self.worker: workers.Worker | None = None
+        self.check_worker: workers.Worker | None = None
+        self.check: ExportReport | None = None  # the latest passed check
         self.report: ExportReport | None = None
         project = session.require_project()
         self.setWindowTitle(f"Export {project.name}")
@@ -66,6 +84,9 @@ class ExportDialog(QDialog):
         browse = QPushButton("Browse…")
         self.only_ready = QCheckBox("Only items marked ready")
         self.scope = QLabel()
+        self.validation = QLabel()
+        self.validation.setWordWrap(True)
+        self.validation.setTextFormat(Qt.TextFormat.RichText)
         self.result = QTextBrowser()
         self.result.setPlaceholderText("Validation and the files written appear here.")
         self.result.setMinimumHeight(180)
@@ -86,6 +107,7 @@ class ExportDialog(QDialog):
         form.addRow("Folder", folder_row)
         form.addRow("Items", self.only_ready)
         form.addRow("", self.scope)
+        form.addRow("Validation", self.validation)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.result, 1)
@@ -93,6 +115,7 @@ class ExportDialog(QDialog):
 
         browse.clicked.connect(self._browse)
         self.only_ready.toggled.connect(lambda _: self._update_scope())
+        self.private.toggled.connect(lambda _: self.start_check())
         self.export_button.clicked.connect(self.start)
         self.buttons.rejected.connect(self.reject)
         self._update_scope()
@@ -111,6 +134,42 @@ class ExportDialog(QDialog):
             + (f"; {excluded} excluded item(s) never are" if excluded else "")
         )
         self.export_button.setEnabled(bool(items) and self.worker is None)
+        self.start_check()
+
+    def start_check(self) -> None:
+        """Validate the current choice on a worker; the newest check's answer is shown."""
+        if self.check_worker is not None:
+            self.check_worker.cancel()
+        self.check = None
+        self.validation.setText("Checking…")
+        project = self.session.require_project()
+        worker = workers.Worker(
+            run_check, project.folder, self.private.isChecked(), self.only_ready.isChecked()
+        )
+        worker.deliver_to(
+            self,
+            result=lambda report: self._checked(worker, report),
+            error=lambda exc: self._check_failed(worker, exc),
+        )
+        self.check_worker = workers.start(worker)
+
+    def _checked(self, worker: workers.Worker, report: ExportReport) -> None:
+        if worker is not self.check_worker:
+            return  # an older check finished after a newer one started
+        self.check_worker, self.check = None, report
+        ok = tone(self.palette(), "matched").name()
+        text = f"Valid: {report.n_items} items, {report.n_rows} rows, {report.n_models} models"
+        if report.new_ids:
+            text += f"; {report.new_ids} item(s) will get new public IDs"
+        self.validation.setText(f"<span style='color:{ok}'>{html.escape(text)}</span>")
+
+    def _check_failed(self, worker: workers.Worker, exc: BaseException) -> None:
+        if worker is not self.check_worker:
+            return
+        self.check_worker = None
+        bad = tone(self.palette(), "failure").name()
+        reason = str(exc) if isinstance(exc, LabelerError) else f"{type(exc).__name__}: {exc}"
+        self.validation.setText(f"<span style='color:{bad}'>{html.escape(reason)}</span>")
 
     def start(self) -> None:
         """Validate and write on a worker thread."""
