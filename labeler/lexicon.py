@@ -44,6 +44,25 @@ class LexiconRow:
 
 
 @dataclass(frozen=True)
+class SynonymGroup:
+    """Names the lexicon treats as one: joined by ``same`` rows, transitively and
+    across singular/plural (``A = B`` and ``B = C`` are one group of three).
+
+    ``canonical`` is the canonical name of the group's first row; ``members``
+    every name its rows write (first spelling of each, in row order); ``rows``
+    its ``same`` rows in insertion order.
+    """
+
+    canonical: str
+    members: tuple[str, ...]
+    rows: tuple[LexiconRow, ...]
+
+    @property
+    def row_count(self) -> int:
+        return len(self.rows)
+
+
+@dataclass(frozen=True)
 class Edit:
     """An edit operation: ``add`` or ``remove`` one row. Applying returns the inverse."""
 
@@ -259,6 +278,37 @@ class Lexicon:
             if needle in normalize(r.canonical) or needle in normalize(r.synonym)
         ]
 
+    # -- groups -----------------------------------------------------------------
+
+    def groups(self) -> list[SynonymGroup]:
+        """The synonym groups, in order of their first row (the scorer's groups, as rows).
+
+        Only ``same`` rows make a group; a name that appears only in a
+        ``distinct`` row is in none.
+        """
+        found: dict[int, list[LexiconRow]] = {}
+        for row in self._rows:
+            if row.relation == "same":
+                found.setdefault(self._group_of(row.canonical), []).append(row)
+        return [_synonym_group(rows) for rows in found.values()]
+
+    def distinct_pairs(self) -> list[tuple[str, str]]:
+        """One ``(name, name)`` per pair of groups a ``distinct`` row separates, in row order.
+
+        Rows that separate the same two groups (``nucleus``/``nucleolus`` and
+        ``nuclei``/``nucleoli``) are one pair, named by the first such row.
+        """
+        pairs: dict[frozenset[int], tuple[str, str]] = {}
+        for row in self._rows:
+            if row.relation == "distinct":
+                key = frozenset((self._group_of(row.canonical), self._group_of(row.synonym)))
+                pairs.setdefault(key, (row.canonical, row.synonym))
+        return list(pairs.values())
+
+    def _group_of(self, name: str) -> int:
+        """The group id of a name in a row (all its singular readings share one group)."""
+        return min(self.index.groups(name_forms(normalize(name))))
+
     # -- undo-friendly edits ----------------------------------------------------
 
     def add(self, canonical: str, synonym: str, relation: str = "same") -> Edit:
@@ -331,6 +381,14 @@ class Lexicon:
     def _reindex(self) -> None:
         self.__dict__.pop("index", None)
         self.index  # noqa: B018 - rebuild now so a conflict surfaces at the edit
+
+
+def _synonym_group(rows: list[LexiconRow]) -> SynonymGroup:
+    members: dict[str, str] = {}
+    for row in rows:
+        for name in (row.canonical, row.synonym):
+            members.setdefault(normalize(name), name)
+    return SynonymGroup(rows[0].canonical, tuple(members.values()), tuple(rows))
 
 
 def load_starter() -> Lexicon:

@@ -143,3 +143,47 @@ def test_starter_lexicon_is_large_consistent_and_has_the_known_pairs():
     assert lexicon.same("mitral valve", "left AV valve")
     for a, b in [("nucleus", "nucleolus"), ("ileum", "ilium"), ("ureter", "urethra")]:
         assert lexicon.distinct(a, b)
+
+
+def test_groups_join_chains_and_plurals_and_count_their_rows():
+    lexicon = Lexicon.from_rows(
+        [
+            ("mitral valve", "bicuspid valve", "same"),
+            ("stomach", "gaster", "same"),
+            ("bicuspid valves", "left AV valve", "same"),  # plural of a member: same group
+            ("nucleus", "nucleolus", "distinct"),
+            ("left av valve", "Mitral Valve", "same"),  # a row inside one group adds no group
+        ]
+    )
+    heart, gut = lexicon.groups()
+    assert heart.canonical == "mitral valve"
+    assert heart.members == ("mitral valve", "bicuspid valve", "bicuspid valves", "left AV valve")
+    assert heart.row_count == 3 and heart.rows[1].synonym == "left AV valve"
+    assert (gut.canonical, gut.members, gut.row_count) == ("stomach", ("stomach", "gaster"), 1)
+    # every member is the same as every other, as the scorer sees it
+    assert all(lexicon.same(a, b) for a in heart.members for b in heart.members)
+    assert not lexicon.same(heart.members[0], gut.members[0])
+    # names only in distinct rows make no group
+    assert all("nucleus" not in g.members for g in lexicon.groups())
+
+
+def test_a_chain_is_one_group_until_its_link_is_removed():
+    lexicon = Lexicon.from_rows([("A", "B", "same"), ("B", "C", "same")])
+    assert [g.members for g in lexicon.groups()] == [("A", "B", "C")]
+    lexicon.remove(LexiconRow("A", "B"))
+    assert [(g.canonical, g.members) for g in lexicon.groups()] == [("B", ("B", "C"))]
+    assert Lexicon().groups() == [] and Lexicon().distinct_pairs() == []
+
+
+def test_distinct_pairs_are_one_per_pair_of_groups():
+    lexicon = Lexicon.from_rows(
+        [
+            ("nucleus", "nucleolus", "distinct"),
+            ("nucleoli", "nuclei", "distinct"),  # plurals, reversed: the same pair
+            ("nucleus", "karyon", "same"),
+            ("karyon", "nucleolus", "distinct"),  # karyon is in nucleus's group: same pair
+            ("vein", "artery", "distinct"),
+        ]
+    )
+    assert lexicon.distinct_pairs() == [("nucleus", "nucleolus"), ("vein", "artery")]
+    assert [g.members for g in lexicon.groups()] == [("nucleus", "karyon")]
