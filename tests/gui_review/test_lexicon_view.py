@@ -128,3 +128,31 @@ def test_rows_are_added_and_removed_from_the_form(views, qtbot):
     lexicon.rows.selectRow(0)
     lexicon.remove_selected()
     assert lexicon.session.project.lexicon.rows() == []
+
+
+def test_a_chain_shows_as_one_group_and_search_keeps_the_whole_group(views):
+    lexicon, _ = views
+    project = lexicon.session.project
+    for canonical, synonym, relation in [
+        ("stomach", "gaster", "same"),
+        ("mitral valve", "bicuspid valve", "same"),
+        ("bicuspid valves", "left AV valve", "same"),  # joins the mitral group via the plural
+        ("nucleus", "nucleolus", "distinct"),
+    ]:
+        project.lexicon.add(canonical, synonym, relation)
+    lexicon.session.lexicon_changed.emit()
+    model = lexicon.rows_model
+    shown = [[model.index(r, c).data() for c in range(4)] for r in range(model.rowCount())]
+    assert shown == [
+        ["mitral valve (4 names)", "mitral valve", "bicuspid valve", "same"],
+        ["", "bicuspid valves", "left AV valve", "same"],
+        ["stomach (2 names)", "stomach", "gaster", "same"],
+        ["Distinct pairs", "nucleus", "nucleolus", "distinct"],
+    ]
+    assert lexicon.count.text() == "2 groups · 1 distinct pairs"
+    lexicon.search.setText("left av")
+    assert model.rows == [
+        ("mitral valve", "bicuspid valve", "same"),
+        ("bicuspid valves", "left AV valve", "same"),
+    ]
+    assert model.index(0, 0).data() == "mitral valve (4 names)"

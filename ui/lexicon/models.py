@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QFont
 
+from labeler.lexicon import Lexicon, LexiconRow, SynonymGroup
 from labeler.scoring.normalize import normalize
 from labeler.suggestions import Suggestion
 
@@ -14,43 +15,62 @@ RowRole = Qt.ItemDataRole.UserRole + 20
 
 
 class RowsModel(QAbstractTableModel):
-    """Lexicon rows grouped by canonical name (the name shown once per group)."""
+    """Lexicon rows by synonym group (:meth:`labeler.lexicon.Lexicon.groups`), then the
+    distinct rows; a group's label is shown on its first row only."""
 
-    HEADERS = ("Canonical", "Synonym / other name", "Relation")
+    HEADERS = ("Group", "Canonical", "Synonym / other name", "Relation")
+    RELATION = 3
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.rows: list[Row] = []
+        self.labels: list[str] = []  # per row: its group's label, or "" under the first row
 
-    def set_rows(self, rows: list[Row], search: str = "") -> None:
-        """Show ``rows`` matching ``search`` (normalised, in either name)."""
+    def set_lexicon(self, lexicon: Lexicon, search: str = "") -> None:
+        """Show the groups (whole) and distinct rows with a name matching ``search``."""
         needle = normalize(search) if search.strip() else ""
-        shown = [
-            r for r in rows if not needle or needle in normalize(r[0]) or needle in normalize(r[1])
+
+        def hit(*names: str) -> bool:
+            return not needle or any(needle in normalize(n) for n in names)
+
+        sections: list[tuple[str, list[LexiconRow]]] = [
+            (_group_label(g), list(g.rows))
+            for g in sorted(lexicon.groups(), key=lambda g: g.canonical.lower())
+            if hit(*g.members)
         ]
+        distinct = [
+            r for r in lexicon.rows() if r.relation == "distinct" and hit(r.canonical, r.synonym)
+        ]
+        if distinct:
+            order = sorted(distinct, key=lambda r: (r.canonical.lower(), r.synonym.lower()))
+            sections.append(("Distinct pairs", order))
         self.beginResetModel()
-        self.rows = sorted(shown, key=lambda r: (r[0].lower(), r[2], r[1].lower()))
+        self.rows = [(r.canonical, r.synonym, r.relation) for _, rows in sections for r in rows]
+        self.labels = [
+            label if n == 0 else "" for label, rows in sections for n in range(len(rows))
+        ]
         self.endResetModel()
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt signature
         return 0 if parent.isValid() else len(self.rows)
 
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt signature
-        return 0 if parent.isValid() else 3
+        return 0 if parent.isValid() else len(self.HEADERS)
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole):
         if not index.isValid():
             return None
-        row = self.rows[index.row()]
+        row, column = self.rows[index.row()], index.column()
         if role == RowRole:
             return row
         if role == Qt.ItemDataRole.DisplayRole:
-            if index.column() == 0 and index.row() > 0 and self.rows[index.row() - 1][0] == row[0]:
-                return ""  # same group as the row above
-            return row[index.column()]
-        if role == Qt.ItemDataRole.FontRole and index.column() == 2 and row[2] == "distinct":
+            return self.labels[index.row()] if column == 0 else row[column - 1]
+        if role == Qt.ItemDataRole.FontRole and (
+            (column == 0) or (column == self.RELATION and row[2] == "distinct")
+        ):
             font = QFont()
-            font.setItalic(True)
+            font.setBold(column == 0)
+            font.setItalic(column == self.RELATION)
             return font
         if role == Qt.ItemDataRole.ToolTipRole:
             word = "the same as" if row[2] == "same" else "NOT the same as"
@@ -61,6 +81,10 @@ class RowsModel(QAbstractTableModel):
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return self.HEADERS[section]
         return None
+
+
+def _group_label(group: SynonymGroup) -> str:
+    return f"{group.canonical} ({len(group.members)} names)"
 
 
 class SuggestionsModel(QAbstractTableModel):

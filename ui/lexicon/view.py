@@ -1,7 +1,7 @@
 """Lexicon: the project's synonym groups and distinct pairs, and what to add next.
 
-Left: every row, grouped by canonical name, searchable, with add / remove,
-CSV import / export and the starter biology lexicon. Right: suggestions mined
+Left: every row, by synonym group (the core's :meth:`Lexicon.groups`), searchable,
+with add / remove, CSV import / export and the starter biology lexicon. Right: suggestions mined
 from the stored answers (the core's :func:`labeler.suggestions.suggest`, run on
 a worker thread), each one click from "same" or "distinct". Every edit is an
 undoable command that emits ``lexicon_changed``, so open scores update live.
@@ -91,9 +91,9 @@ class LexiconView(QWidget):
         self.rows.setAlternatingRowColors(True)
         self.rows.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         header = self.rows.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
+        for column in range(RowsModel.RELATION):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(RowsModel.RELATION, QHeaderView.ResizeMode.ResizeToContents)
 
         self.canonical = QLineEdit()
         self.canonical.setPlaceholderText("Key name (canonical)")
@@ -215,12 +215,10 @@ class LexiconView(QWidget):
     def refresh_rows(self) -> None:
         """Re-read the project's global rows into the table."""
         project = self.session.project
-        rows = project.lexicon.rows() if project else []
-        self.rows_model.set_rows(rows, self.search.text())
+        lexicon = Lexicon.from_rows(project.lexicon.rows() if project else [])
+        self.rows_model.set_lexicon(lexicon, self.search.text())
         extra = sum(len(r) for r in project.lexicon.item_rows().values()) if project else 0
-        groups = len({r[0].lower() for r in rows if r[2] == "same"})
-        distinct = sum(1 for r in rows if r[2] == "distinct")
-        text = f"{groups} groups · {distinct} distinct pairs"
+        text = f"{len(lexicon.groups())} groups · {len(lexicon.distinct_pairs())} distinct pairs"
         self.count.setText(text + (f" · {extra} item-only rows" if extra else ""))
 
     def refresh_suggestions(self) -> None:
