@@ -88,7 +88,7 @@ class ExportDialog(QDialog):
         self.validation.setWordWrap(True)
         self.validation.setTextFormat(Qt.TextFormat.RichText)
         self.result = QTextBrowser()
-        self.result.setPlaceholderText("Validation and the files written appear here.")
+        self.result.setPlaceholderText("What the export wrote appears here.")
         self.result.setMinimumHeight(180)
         self.buttons = QDialogButtonBox()
         self.export_button = self.buttons.addButton(

@@ -16,15 +16,16 @@ RowRole = Qt.ItemDataRole.UserRole + 20
 
 class RowsModel(QAbstractTableModel):
     """Lexicon rows by synonym group (:meth:`labeler.lexicon.Lexicon.groups`), then the
-    distinct rows; a group's label is shown on its first row only."""
+    distinct rows; a group's name is shown on its first row only, its members as a tooltip."""
 
-    HEADERS = ("Group", "Canonical", "Synonym / other name", "Relation")
+    HEADERS = ("Group", "Canonical", "Other name", "Relation")
     RELATION = 3
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         self.rows: list[Row] = []
-        self.labels: list[str] = []  # per row: its group's label, or "" under the first row
+        self.labels: list[str] = []  # per row: its group's name, or "" under the first row
+        self.members: list[str] = []  # per row: its group's members, for the tooltip
 
     def set_lexicon(self, lexicon: Lexicon, search: str = "") -> None:
         """Show the groups (whole) and distinct rows with a name matching ``search``."""
@@ -33,8 +34,8 @@ class RowsModel(QAbstractTableModel):
         def hit(*names: str) -> bool:
             return not needle or any(needle in normalize(n) for n in names)
 
-        sections: list[tuple[str, list[LexiconRow]]] = [
-            (_group_label(g), list(g.rows))
+        sections: list[tuple[str, str, list[LexiconRow]]] = [
+            (g.canonical, _members_text(g), list(g.rows))
             for g in sorted(lexicon.groups(), key=lambda g: g.canonical.lower())
             if hit(*g.members)
         ]
@@ -43,12 +44,13 @@ class RowsModel(QAbstractTableModel):
         ]
         if distinct:
             order = sorted(distinct, key=lambda r: (r.canonical.lower(), r.synonym.lower()))
-            sections.append(("Distinct pairs", order))
+            sections.append(("Distinct pairs", "Pairs of names that are not the same", order))
         self.beginResetModel()
-        self.rows = [(r.canonical, r.synonym, r.relation) for _, rows in sections for r in rows]
+        self.rows = [(r.canonical, r.synonym, r.relation) for *_, rows in sections for r in rows]
         self.labels = [
-            label if n == 0 else "" for label, rows in sections for n in range(len(rows))
+            name if n == 0 else "" for name, _, rows in sections for n in range(len(rows))
         ]
+        self.members = [text for _, text, rows in sections for _ in rows]
         self.endResetModel()
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt signature
@@ -72,6 +74,8 @@ class RowsModel(QAbstractTableModel):
             font.setBold(column == 0)
             font.setItalic(column == self.RELATION)
             return font
+        if role == Qt.ItemDataRole.ToolTipRole and column == 0:
+            return self.members[index.row()]
         if role == Qt.ItemDataRole.ToolTipRole:
             word = "the same as" if row[2] == "same" else "NOT the same as"
             return f"“{row[1]}” is {word} “{row[0]}”"
@@ -83,8 +87,8 @@ class RowsModel(QAbstractTableModel):
         return None
 
 
-def _group_label(group: SynonymGroup) -> str:
-    return f"{group.canonical} ({len(group.members)} names)"
+def _members_text(group: SynonymGroup) -> str:
+    return f"{len(group.members)} names, all the same: " + " = ".join(group.members)
 
 
 class SuggestionsModel(QAbstractTableModel):
