@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -134,3 +137,24 @@ def test_strokes_round_trip_through_the_project(tmp_path: Path, figure_pdf: Path
         stored = project.items.get(item.id)
         assert stored.erase_edits == {"mask_strokes": [stroke]}
         assert (decode(project.assets.read(stored.question_asset))[blob] == 255).all()
+
+
+def test_cli_erase_takes_a_mask_file(tmp_path: Path, figure_pdf: Path):
+    mask = tmp_path / "mask.json"
+    mask.write_text(json.dumps([_stroke_over(WHITE_BLOB)]))
+    out = tmp_path / "out"
+    done = _labeler("erase", "--pdf", figure_pdf, "--page", 1, "--out", out, "--mask", mask)
+    assert done.returncode == 0, done.stderr
+    assert (decode((out / "question.png").read_bytes())[_blob(WHITE_BLOB)] == 255).all()
+    mask.write_text('{"width": 3}')
+    refused = _labeler(
+        "erase", "--pdf", figure_pdf, "--page", 1, "--out", tmp_path / "o2", "--mask", mask
+    )
+    assert refused.returncode == 2 and "list of strokes" in refused.stderr
+    assert not (tmp_path / "o2").exists()
+
+
+def _labeler(*args) -> subprocess.CompletedProcess:
+    root = Path(__file__).resolve().parents[2]
+    command = [sys.executable, "-m", "labeler", *map(str, args)]
+    return subprocess.run(command, cwd=root, capture_output=True, text=True, timeout=300)
