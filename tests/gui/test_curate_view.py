@@ -450,7 +450,7 @@ def test_paint_tool_erases_under_the_stroke_and_undo_restores_it(qtbot, window):
     untouched = question_pixels(project, item_id, away)
 
     preview.set_tool("mask_strokes")
-    assert preview.brush.isVisible() and not preview.clear_mask_action.isEnabled()
+    assert preview.brush_row.isVisible() and not preview.clear_mask_action.isEnabled()
     preview.brush.setValue(5)
     preview.larger_action.trigger()
     assert preview.brush.value() == 6
@@ -486,3 +486,32 @@ def test_paint_tool_erases_under_the_stroke_and_undo_restores_it(qtbot, window):
     assert project.items.get(item_id).question_asset == before.question_asset
     window.session.undo_stack.undo()
     assert project.items.get(item_id).question_asset == painted.question_asset
+
+
+def test_strokes_over_blank_paper_are_kept_and_drafts_take_strokes_too(qtbot, window):
+    view = curate(window)
+    erase_figure_by_drag(qtbot, view)
+    preview = view.preview
+    preview.set_tool("mask_strokes")
+    draft_before = view.draft.figure.question_png
+    paint(preview.canvas, [(298, 104), (302, 119)])  # across the "Cell wall" leader line
+    qtbot.waitUntil(lambda: len(view.draft.figure.edits["mask_strokes"]) == 1, timeout=15000)
+    assert view.draft.figure.question_png != draft_before
+    assert view.draft.figure.method.endswith("+mask")
+
+    view.add_draft()
+    qtbot.waitUntil(lambda: view.item is not None, timeout=15000)
+    wait_idle(qtbot)
+    item_id, project = view.item.id, window.session.require_project()
+    assert len(project.items.get(item_id).erase_edits["mask_strokes"]) == 1  # the draft's stroke
+    before = project.items.get(item_id).question_asset
+    paint(preview.canvas, [(60, 200), (70, 205)])  # blank paper: the images stay the same
+    qtbot.waitUntil(
+        lambda: len(project.items.get(item_id).erase_edits["mask_strokes"]) == 2, timeout=15000
+    )
+    wait_idle(qtbot)
+    assert project.items.get(item_id).question_asset == before
+    paint(preview.canvas, [(60, 230), (70, 235)])
+    qtbot.waitUntil(
+        lambda: len(project.items.get(item_id).erase_edits["mask_strokes"]) == 3, timeout=15000
+    )

@@ -133,7 +133,6 @@ class ErasePreview(QWidget):
             if name == "inspect":
                 button.setChecked(True)
         self.tools.buttonToggled.connect(lambda *_: self._tool_changed())
-        self._add_brush_controls(bar)
         bar.addStretch(1)
         self.show_boxes = QCheckBox("Boxes", self)
         self.show_boxes.setChecked(True)
@@ -149,6 +148,7 @@ class ErasePreview(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addLayout(bar)
+        layout.addWidget(self._brush_bar())
         layout.addWidget(self.canvas, 1)
         layout.addWidget(self.empty, 1)
         self.method_label.setContentsMargins(8, 2, 8, 4)
@@ -156,8 +156,9 @@ class ErasePreview(QWidget):
         self.set_figure(None)
         self._tool_changed()
 
-    def _add_brush_controls(self, bar: QHBoxLayout) -> None:
-        """The Paint tool's brush width and Clear mask (shown while Paint is active)."""
+    def _brush_bar(self) -> QWidget:
+        """The Paint tool's row: brush width and Clear mask (shown while Paint is active)."""
+        self.brush_row = QWidget(self)
         self.brush = QDoubleSpinBox(self)
         self.brush.setRange(*BRUSH_WIDTHS)
         self.brush.setDecimals(0)
@@ -175,10 +176,19 @@ class ErasePreview(QWidget):
         self.clear_mask_action.setToolTip("Drop every painted stroke and erase again")
         self.clear_mask_action.triggered.connect(self._clear_mask)
         self.addAction(self.clear_mask_action)
-        self.clear_mask = QToolButton(self)
-        self.clear_mask.setDefaultAction(self.clear_mask_action)
-        bar.addWidget(self.brush)
-        bar.addWidget(self.clear_mask)
+        clear = QToolButton(self)
+        clear.setDefaultAction(self.clear_mask_action)
+        hint = QLabel("Paint over ink the erasure missed · [ ] brush size", self)
+        hint.setStyleSheet("color: palette(placeholder-text);")
+        row = QHBoxLayout(self.brush_row)
+        row.setContentsMargins(8, 0, 8, 6)
+        row.setSpacing(6)
+        row.addWidget(QLabel("Brush", self))
+        row.addWidget(self.brush)
+        row.addWidget(clear)
+        row.addSpacing(8)
+        row.addWidget(hint, 1)
+        return self.brush_row
 
     def step_brush(self, step: int) -> None:
         """Grow (``step`` > 0) or shrink the brush, by about 20% (at least 1 pt)."""
@@ -269,8 +279,7 @@ class ErasePreview(QWidget):
             self.canvas.viewport().setCursor(Qt.CursorShape.CrossCursor)
         else:
             self.canvas.viewport().unsetCursor()
-        self.brush.setVisible(painting)
-        self.clear_mask.setVisible(painting)
+        self.brush_row.setVisible(painting)
         self._draw_overlays()
 
     def _draw_overlays(self) -> None:

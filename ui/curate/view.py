@@ -404,9 +404,13 @@ class CurateView(QWidget):
             return
         project = self.session.require_project()
         fresh = project.items.get(item_id)
-        if (fresh.question_asset, fresh.answer_asset) != (
+        # edits can change without the images (a stroke over blank paper): the
+        # preview must still hold them, or the next edit would drop this one
+        if (fresh.question_asset, fresh.answer_asset, fresh.erase_edits, fresh.erase_method) != (
             self.item.question_asset,
             self.item.answer_asset,
+            self.item.erase_edits,
+            self.item.erase_method,
         ):
             self.preview.set_figure(self._figure_of(fresh), refit=False)
         else:
