@@ -31,13 +31,14 @@ def add_item_from_document(
     pattern: str | None = None,
     dpi: int = 200,
     password: str | None = None,
-    edits: Mapping[str, Sequence[Box]] | None = None,
+    edits: Mapping[str, Sequence[Any]] | None = None,
     marker_names: Mapping[str, str] | None = None,
 ) -> Item:
     """Erase and harvest ``clip`` of ``page`` (1-based) and store it as a draft item.
 
     ``edits`` holds the curator's erase edits (``keep``, ``extra_boxes``,
-    ``removed_boxes``); ``marker_names`` maps printed marker letters to the
+    ``removed_boxes``: boxes; ``mask_strokes``: painted strokes, see
+    :func:`labeler.erase.erase_figure`); ``marker_names`` maps printed marker letters to the
     names the curator supplies. The pattern defaults to ``C`` when the figure
     carries markers and ``B`` otherwise.
     """
@@ -76,7 +77,7 @@ def add_item_from_document(
 
 
 def reerase_item(
-    project: Project, item_id: str, edits: Mapping[str, Sequence[Box]], password: str | None = None
+    project: Project, item_id: str, edits: Mapping[str, Sequence[Any]], password: str | None = None
 ) -> tuple[Item, list[KeyEntry]]:
     """Erase the item's clip again with new edits; store the new images.
 
@@ -151,16 +152,29 @@ def item_as_json(project: Project, item: Item) -> dict[str, Any]:
     }
 
 
-def _edit_kwargs(edits: Mapping[str, Sequence[Box]] | None) -> dict[str, tuple[Box, ...]]:
+BOX_EDITS = ("keep", "extra_boxes", "removed_boxes")
+
+
+def _edit_kwargs(edits: Mapping[str, Sequence[Any]] | None) -> dict[str, tuple[Any, ...]]:
+    """The edits as ``erase_figure`` keyword arguments, checked (bad input: a clear error)."""
+    from labeler.erase.mask import parse_strokes
+
     edits = edits or {}
-    unknown = set(edits) - {"keep", "extra_boxes", "removed_boxes"}
+    unknown = set(edits) - {*BOX_EDITS, "mask_strokes"}
     if unknown:
         raise LabelerError(f"unknown erase edit(s): {', '.join(sorted(unknown))}")
-    return {
-        k: tuple(tuple(b) for b in edits.get(k, ()))
-        for k in ("keep", "extra_boxes", "removed_boxes")
+    kwargs: dict[str, tuple[Any, ...]] = {
+        k: tuple(tuple(b) for b in edits.get(k, ())) for k in BOX_EDITS
     }
+    kwargs["mask_strokes"] = tuple(
+        s.to_json() for s in parse_strokes(edits.get("mask_strokes", ()))
+    )
+    return kwargs
 
 
-def _edits_json(edits: Mapping[str, Sequence[Box]] | None) -> dict[str, list[list[float]]]:
-    return {k: [list(b) for b in v] for k, v in _edit_kwargs(edits).items() if v}
+def _edits_json(edits: Mapping[str, Sequence[Any]] | None) -> dict[str, list[Any]]:
+    return {
+        k: [s if k == "mask_strokes" else list(s) for s in v]
+        for k, v in _edit_kwargs(edits).items()
+        if v
+    }

@@ -58,6 +58,7 @@ OVERLAY = {
     "anchor": QColor("#1c7ed6"),
     "proposal": QColor("#1c7ed6"),
     "selection": QColor("#e8590c"),
+    "mask": QColor("#e03131"),
 }
 
 

@@ -37,7 +37,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--out", required=True, type=Path, help="output folder")
     parser.add_argument("--dpi", type=int, default=200, help="render resolution (default 200)")
     parser.add_argument("--password", help="password of an encrypted PDF")
+    parser.add_argument(
+        "--mask",
+        type=Path,
+        metavar="FILE.json",
+        help='painted strokes to erase as well: a JSON list of {"width": pt, "points": [[x, y], '
+        "...]} in page points (what the Curate view's Paint tool stores)",
+    )
     parser.set_defaults(func=run_erase)
+
+
+def _read_mask(path: Path | None) -> list:
+    """The strokes of ``--mask`` (validated by ``erase_figure``); none without the option."""
+    if path is None:
+        return []
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise LabelerError(f"{path}: cannot read the mask file ({exc.strerror})") from exc
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise LabelerError(f"{path}: not a JSON list of strokes ({exc})") from exc
 
 
 def run_erase(args: argparse.Namespace) -> int:
@@ -47,8 +66,9 @@ def run_erase(args: argparse.Namespace) -> int:
 
     if args.out.exists() and not args.out.is_dir():
         raise LabelerError(f"{args.out}: exists and is not a folder; choose another --out")
+    strokes = _read_mask(args.mask)
     doc = open_document(args.pdf, password=args.password)
-    result = erase_figure(doc, args.page, clip=args.clip, dpi=args.dpi)
+    result = erase_figure(doc, args.page, clip=args.clip, dpi=args.dpi, mask_strokes=strokes)
     labels = [label.to_json() for label in result.labels]
     write_bytes(args.out / "question.png", result.question_png)
     write_bytes(args.out / "answer.png", result.answer_png)

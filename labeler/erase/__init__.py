@@ -18,7 +18,7 @@ imports command modules eagerly.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -46,6 +46,7 @@ def erase_figure(
     keep: Sequence[Sequence[float]] = (),
     extra_boxes: Sequence[Sequence[float]] = (),
     removed_boxes: Sequence[Sequence[float]] = (),
+    mask_strokes: Sequence[Mapping[str, Any]] = (),
 ) -> EraseResult:
     """Erase the printed labels of ``clip`` on 1-based ``page`` and harvest the key.
 
@@ -53,7 +54,10 @@ def erase_figure(
     scale bar). ``extra_boxes``: boxes the curator adds; whatever is printed in
     them is erased and becomes a label. ``removed_boxes``: proposed label boxes
     the curator rejects (e.g. a false OCR box); they stay printed.
+    ``mask_strokes``: brush strokes ``{"width": pt, "points": [[x, y], ...]}``
+    painted over ink the automatic paths missed; every pixel under them is
+    erased (white on white paper, inpainted on colour), with no line protection.
     """
     from labeler.erase.pipeline import erase
 
-    return erase(doc, page, clip, dpi, keep, extra_boxes, removed_boxes)
+    return erase(doc, page, clip, dpi, keep, extra_boxes, removed_boxes, mask_strokes)

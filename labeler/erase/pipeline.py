@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pymupdf
 
+from labeler.erase.mask import Stroke, parse_strokes, stroke_mask
 from labeler.erase.outlines import erase_outlines, glyph_lines
 from labeler.erase.raster_path import (
     Hit,
@@ -140,8 +141,13 @@ class Figure:
             group.anchor = LeaderIndex.anchor(group.leader, group.bbox)
         return group
 
-    def erase(self, doc: pymupdf.Document, page: int) -> EraseResult:
-        """Erase the harvested labels on a copy of the page; render and package the result."""
+    def erase(
+        self, doc: pymupdf.Document, page: int, strokes: Sequence[Stroke] = ()
+    ) -> EraseResult:
+        """Erase the harvested labels, then the painted ``strokes``, on a copy of the page.
+
+        Returns the renders, the cropped question PDF and the key, packaged.
+        """
         work = pymupdf.open()
         work.insert_pdf(
             doc, from_page=page - 1, to_page=page - 1, links=False, annots=False, widgets=False
@@ -163,6 +169,8 @@ class Figure:
         if parts["ocr"]:
             rgb = _erase_pixels(rgb, parts["ocr"])
             self._patch_pdf(wpage, rgb, parts["ocr"])
+        if strokes:
+            rgb = self._erase_strokes(wpage, rgb, strokes)
         labels = [
             HarvestedLabel(
                 text="" if g.marker else g.text,
@@ -173,13 +181,14 @@ class Figure:
             )
             for g in self.groups
         ]
-        kinds = [k for k in ("vector", "outline", "ocr") if parts[k]]
+        methods = [METHOD_NAMES[k] for k in ("vector", "outline", "ocr") if parts[k]]
+        methods += ["mask"] * bool(strokes)
         return EraseResult(
             question=Image(rgb),
             answer=Image(self.answer),
             question_document=work,
             labels=labels,
-            method="+".join(METHOD_NAMES[k] for k in kinds) or "none",
+            method="+".join(methods) or "none",
             clip=tuple(self.area),
             dpi=self.dpi,
             kept=[t for t in self.kept if t],
@@ -217,6 +226,21 @@ class Figure:
             x0, y0, x1, y1 = raster.to_pixels(tuple(region))
             px, py = x0 + ox - pix.x, y0 + oy - pix.y
             rgb[y0:y1, x0:x1] = patch[py : py + y1 - y0, px : px + x1 - x0]
+        return rgb
+
+    def _erase_strokes(
+        self, wpage: pymupdf.Page, rgb: np.ndarray, strokes: Sequence[Stroke]
+    ) -> np.ndarray:
+        """Paint the curator's strokes over ``rgb`` and patch the question PDF to match.
+
+        Nothing under a stroke is protected: the curator painted it on purpose.
+        """
+        from labeler.erase.raster import erase_mask
+
+        raster = self._raster()
+        mask = stroke_mask(strokes, rgb.shape, raster.to_pixel_point, raster.zoom)
+        rgb = erase_mask(np.ascontiguousarray(rgb), mask)
+        self._patch_pdf(wpage, rgb, [raster.to_pixels(s.bbox) for s in strokes])
         return rgb
 
     def _raster_anchors(self, groups: list[LabelGroup]) -> dict[int, tuple[float, float]]:
@@ -282,6 +306,7 @@ def erase(
     keep: Sequence[Sequence[float]],
     extra_boxes: Sequence[Sequence[float]],
     removed_boxes: Sequence[Sequence[float]],
+    mask_strokes: Sequence[object] = (),
 ) -> EraseResult:
     """The body of :func:`labeler.erase.erase_figure` (see there)."""
     if dpi <= 0 or dpi > 1200:
@@ -290,6 +315,7 @@ def erase(
         raise DocumentError(
             f"page {page} does not exist; the document has pages 1-{doc.page_count}"
         )
+    strokes = parse_strokes(mask_strokes)
     source = doc[page - 1]
     area = _clip_rect(source, clip)
     figure = Figure(
@@ -305,4 +331,4 @@ def erase(
         extra=[tuple(b) for b in extra_boxes],
         removed=[tuple(b) for b in removed_boxes],
     )
-    return figure.erase(doc, page)
+    return figure.erase(doc, page, strokes)

@@ -95,6 +95,40 @@ def erase_raster_labels(
     return out
 
 
+def erase_mask(rgb: np.ndarray, mask: np.ndarray, *, fill: str = "auto") -> np.ndarray:
+    """Return a copy of ``rgb`` with every pixel of ``mask`` painted over as background.
+
+    This is the curator's brush: nothing under the mask is protected (no line
+    detection), only the fill is shared with :func:`erase_raster_labels`. Each
+    connected patch of the mask is filled on its own: white when the ring of
+    pixels around it is white paper, inpainted from that ring otherwise.
+    """
+    _check_image(rgb)
+    if fill not in FILL_MODES:
+        raise ValueError(f"fill must be one of {FILL_MODES}, got {fill!r}")
+    if mask.shape != rgb.shape[:2]:
+        raise ValueError(f"mask shape {mask.shape} does not match the image {rgb.shape[:2]}")
+    out = rgb.copy()
+    count, comp, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    ring_width = 4
+    pad = ring_width + 4  # the ring plus room for the inpainting radius
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * ring_width + 1,) * 2)
+    for k in range(1, count):
+        x, y, w, h = stats[k, :4]
+        y0, x0 = max(0, y - pad), max(0, x - pad)
+        window = (
+            slice(y0, min(rgb.shape[0], y + h + pad)),
+            slice(x0, min(rgb.shape[1], x + w + pad)),
+        )
+        patch = comp[window] == k
+        ring = cv2.dilate(patch.astype(np.uint8), kernel).astype(bool) & ~mask[window]
+        white = fill == "white"
+        if fill == "auto":
+            white = _is_white(rgb[window], ring, _background(rgb[window], ring))
+        _fill(out[window], patch, white=white, unknown=patch)
+    return out
+
+
 def find_raster_anchors(
     rgb: np.ndarray, boxes: Sequence[Sequence[float]]
 ) -> list[tuple[float, float] | None]:
@@ -193,12 +227,22 @@ def _erase_region(win: _Window, out: np.ndarray, fill: str) -> None:
     erase &= win.inside & ~protected & ~drawing & ~repair
     target = out[win.slices]
     target[repair] = colours[repair]
-    if fill == "white":
+    # inpaint the lines' pixels too, so their dark does not bleed into the fill
+    _fill(target, erase, white=fill == "white", unknown=erase | protected)
+
+
+def _fill(target: np.ndarray, erase: np.ndarray, *, white: bool, unknown: np.ndarray) -> None:
+    """Paint ``erase`` pixels of ``target`` (in place) white, or inpaint them.
+
+    Inpainting treats ``unknown`` (a superset of ``erase``) as missing, so dark
+    pixels the caller keeps (a protected line) do not bleed into the fill.
+    """
+    if white:
         target[erase] = 255
     elif erase.any():
-        # inpaint the lines' pixels too, so their dark does not bleed into the fill
-        unknown = (erase | protected).astype(np.uint8) * 255
-        painted = cv2.inpaint(np.ascontiguousarray(target), unknown, 3, cv2.INPAINT_TELEA)
+        painted = cv2.inpaint(
+            np.ascontiguousarray(target), unknown.astype(np.uint8) * 255, 3, cv2.INPAINT_TELEA
+        )
         target[erase] = painted[erase]
 
 

@@ -49,6 +49,10 @@ class Raster:
         y1 = min(int(np.ceil(box[3] * z - oy)), h)
         return (x0, y0, x1, y1)
 
+    def to_pixel_point(self, xy: Sequence[float]) -> tuple[float, float]:
+        """A page point's position in the rendered clip, in (fractional) pixels."""
+        return (xy[0] * self.zoom - self.origin[0], xy[1] * self.zoom - self.origin[1])
+
     def point(self, xy: Sequence[float]) -> tuple[float, float]:
         return (
             round((xy[0] + self.origin[0]) / self.zoom, 2),

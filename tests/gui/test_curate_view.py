@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import numpy as np
 import pymupdf
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QImage
@@ -406,3 +407,111 @@ def test_an_item_whose_source_moved_still_opens_without_a_dialog(
     assert dialogs == []
     assert view.item.id == item.id and view.preview.figure is not None
     assert view.viewer.info is None
+
+
+def paint(canvas, points) -> None:
+    """Press, move through ``points`` (page points) and release: one brush stroke."""
+    viewport = canvas.viewport()
+    at = [canvas.mapFromScene(QPointF(*p)) for p in points]
+    QTest.mousePress(viewport, Qt.MouseButton.LeftButton, pos=at[0])
+    for pos in at[1:]:
+        QTest.mouseMove(viewport, pos)
+    QTest.mouseRelease(viewport, Qt.MouseButton.LeftButton, pos=at[-1])
+
+
+def question_pixels(project, item_id: str, box) -> np.ndarray:
+    """The stored question image's pixels inside ``box`` (page points)."""
+    item = project.items.get(item_id)
+    image = QImage.fromData(project.assets.read(item.question_asset)).convertToFormat(
+        QImage.Format.Format_RGB888
+    )
+    rgb = (
+        np.frombuffer(image.constBits(), np.uint8)
+        .reshape(image.height(), image.bytesPerLine())[:, : image.width() * 3]
+        .reshape(image.height(), image.width(), 3)
+    )
+    z = item.dpi / 72
+    x0, y0 = item.clip[0], item.clip[1]
+    return rgb[
+        round((box[1] - y0) * z) : round((box[3] - y0) * z),
+        round((box[0] - x0) * z) : round((box[2] - x0) * z),
+    ].copy()
+
+
+def test_paint_tool_erases_under_the_stroke_and_undo_restores_it(qtbot, window):
+    view = curate(window)
+    item_id = add_item(qtbot, window)
+    project = window.session.require_project()
+    before = project.items.get(item_id)
+    preview, canvas = view.preview, view.preview.canvas
+    # the "Cell wall" leader line crosses x = 300 at y ≈ 111: paint across it
+    under, away = (298.5, 108.0, 301.5, 115.0), (150.0, 95.0, 280.0, 240.0)
+    assert (question_pixels(project, item_id, under).min(axis=2) < 120).any()
+    untouched = question_pixels(project, item_id, away)
+
+    preview.set_tool("mask_strokes")
+    assert preview.brush_row.isVisible() and not preview.clear_mask_action.isEnabled()
+    preview.brush.setValue(5)
+    preview.larger_action.trigger()
+    assert preview.brush.value() == 6
+    assert [a.shortcut().toString() for a in (preview.smaller_action, preview.larger_action)] == [
+        "[",
+        "]",
+    ]
+    paint(canvas, [(300, 103), (300, 108), (300, 113), (300, 119)])
+    qtbot.waitUntil(lambda: "mask_strokes" in project.items.get(item_id).erase_edits, timeout=15000)
+    wait_idle(qtbot)
+    [stroke] = project.items.get(item_id).erase_edits["mask_strokes"]
+    assert stroke["width"] == 6
+    assert abs(stroke["points"][0][1] - 103) < 1.5 and abs(stroke["points"][-1][1] - 119) < 1.5
+    assert (question_pixels(project, item_id, under) == 255).all()  # the line is gone there
+    assert np.array_equal(question_pixels(project, item_id, away), untouched)
+    assert preview.figure.edits["mask_strokes"] == (stroke,)
+    assert preview.clear_mask_action.isEnabled()
+
+    window.session.undo_stack.undo()
+    restored = project.items.get(item_id)
+    assert restored.question_asset == before.question_asset
+    assert restored.erase_edits == before.erase_edits
+    assert preview.figure.edits["mask_strokes"] == ()
+    window.session.undo_stack.redo()
+    painted = project.items.get(item_id)
+    assert "mask_strokes" in painted.erase_edits
+
+    preview.clear_mask_action.trigger()  # undoable too: the images come back exactly
+    qtbot.waitUntil(
+        lambda: "mask_strokes" not in project.items.get(item_id).erase_edits, timeout=15000
+    )
+    wait_idle(qtbot)
+    assert project.items.get(item_id).question_asset == before.question_asset
+    window.session.undo_stack.undo()
+    assert project.items.get(item_id).question_asset == painted.question_asset
+
+
+def test_strokes_over_blank_paper_are_kept_and_drafts_take_strokes_too(qtbot, window):
+    view = curate(window)
+    erase_figure_by_drag(qtbot, view)
+    preview = view.preview
+    preview.set_tool("mask_strokes")
+    draft_before = view.draft.figure.question_png
+    paint(preview.canvas, [(298, 104), (302, 119)])  # across the "Cell wall" leader line
+    qtbot.waitUntil(lambda: len(view.draft.figure.edits["mask_strokes"]) == 1, timeout=15000)
+    assert view.draft.figure.question_png != draft_before
+    assert view.draft.figure.method.endswith("+mask")
+
+    view.add_draft()
+    qtbot.waitUntil(lambda: view.item is not None, timeout=15000)
+    wait_idle(qtbot)
+    item_id, project = view.item.id, window.session.require_project()
+    assert len(project.items.get(item_id).erase_edits["mask_strokes"]) == 1  # the draft's stroke
+    before = project.items.get(item_id).question_asset
+    paint(preview.canvas, [(60, 200), (70, 205)])  # blank paper: the images stay the same
+    qtbot.waitUntil(
+        lambda: len(project.items.get(item_id).erase_edits["mask_strokes"]) == 2, timeout=15000
+    )
+    wait_idle(qtbot)
+    assert project.items.get(item_id).question_asset == before
+    paint(preview.canvas, [(60, 230), (70, 235)])
+    qtbot.waitUntil(
+        lambda: len(project.items.get(item_id).erase_edits["mask_strokes"]) == 3, timeout=15000
+    )

@@ -4,7 +4,9 @@ Both the page viewer and the erase preview draw in *scene coordinates = PDF
 points of the page*, so boxes from the core (labels, clips, proposals, anchors)
 are placed as they are, whatever resolution the picture behind them was
 rendered at. Ctrl+wheel and +/- zoom, the middle button or Alt+drag pans, and a
-left drag on empty space reports a rectangle (``rect_drawn``).
+left drag on empty space reports a rectangle (``rect_drawn``) — or, while a
+brush is set (``brush_width``), paints a stroke and reports its path
+(``stroke_drawn``).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from PySide6.QtGui import (
     QKeyEvent,
     QMouseEvent,
     QPainter,
+    QPainterPath,
     QPalette,
     QPen,
     QPixmap,
@@ -26,6 +29,7 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QGraphicsItem,
+    QGraphicsPathItem,
     QGraphicsPixmapItem,
     QGraphicsRectItem,
     QGraphicsScene,
@@ -50,6 +54,23 @@ def box_of(rect: QRectF) -> Box:
     """An ``(x0, y0, x1, y1)`` box (rounded to 0.01 pt) from a ``QRectF``."""
     r = rect.normalized()
     return tuple(round(v, 2) for v in (r.left(), r.top(), r.right(), r.bottom()))
+
+
+def brush_pen(width: float, alpha: int = 110) -> QPen:
+    """The translucent red pen of a painted mask stroke, ``width`` in points (zooms with it)."""
+    colour = QColor(OVERLAY["mask"])
+    colour.setAlpha(alpha)
+    return QPen(
+        colour, width, Qt.PenStyle.SolidLine, Qt.PenCapStyle.RoundCap, Qt.PenJoinStyle.RoundJoin
+    )
+
+
+def stroke_path(points: list[tuple[float, float]]) -> QPainterPath:
+    """The centre line of a stroke (a lone point is a zero-length segment: a dot)."""
+    path = QPainterPath(QPointF(*points[0]))
+    for point in points[1:] or points:
+        path.lineTo(QPointF(*point))
+    return path
 
 
 def outline(colour: QColor, width: float = 2.0, style=Qt.PenStyle.SolidLine) -> QPen:
@@ -104,6 +125,7 @@ class Canvas(QGraphicsView):
     """The shared view: picture placement, zoom, pan, rectangle dragging."""
 
     rect_drawn = Signal(tuple)  # a Box in points
+    stroke_drawn = Signal(list)  # a painted stroke's path: [(x, y), ...] in points
     zoom_changed = Signal(float)
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -119,6 +141,9 @@ class Canvas(QGraphicsView):
         self.picture.setTransformationMode(Qt.TransformationMode.SmoothTransformation)
         self.scene().addItem(self.picture)
         self.drawing_enabled = True
+        self.brush_width: float | None = None  # points; when set, a left drag paints
+        self._stroke: list[tuple[float, float]] = []
+        self._stroke_item: QGraphicsPathItem | None = None
         self._drag_start: QPointF | None = None
         self._rubber: QGraphicsRectItem | None = None
         self._pan_from: QPointF | None = None
@@ -219,6 +244,12 @@ class Canvas(QGraphicsView):
             self._pan_from = event.position()
             self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
             return
+        if event.button() == Qt.MouseButton.LeftButton and self.brush_width is not None:
+            self._stroke = [self._scene_point(event)]
+            self._stroke_item = self.scene().addPath(stroke_path(self._stroke))
+            self._stroke_item.setPen(brush_pen(self.brush_width))
+            self._stroke_item.setZValue(100)
+            return
         if event.button() == Qt.MouseButton.LeftButton and self.drawing_enabled:
             item = self.itemAt(event.position().toPoint())
             if item is None or item is self.picture or not self.is_clickable(item):
@@ -234,6 +265,10 @@ class Canvas(QGraphicsView):
                 self.horizontalScrollBar().value() - round(delta.x())
             )
             self.verticalScrollBar().setValue(self.verticalScrollBar().value() - round(delta.y()))
+            return
+        if self._stroke_item is not None:
+            self._stroke.append(self._scene_point(event))
+            self._stroke_item.setPath(stroke_path(self._stroke))
             return
         if self._drag_start is not None:
             rect = QRectF(
@@ -253,6 +288,14 @@ class Canvas(QGraphicsView):
             self._pan_from = None
             self.viewport().unsetCursor()
             return
+        if self._stroke_item is not None:
+            self._stroke.append(self._scene_point(event))
+            self.scene().removeItem(self._stroke_item)
+            self._stroke_item = None
+            # consecutive duplicates (no movement between events) add nothing
+            points = [p for i, p in enumerate(self._stroke) if i == 0 or p != self._stroke[i - 1]]
+            self.stroke_drawn.emit(points)
+            return
         if self._drag_start is not None:
             rect = QRectF(
                 self._drag_start, self.mapToScene(event.position().toPoint())
@@ -267,6 +310,10 @@ class Canvas(QGraphicsView):
                 self.empty_click(rect.topLeft())
             return
         super().mouseReleaseEvent(event)
+
+    def _scene_point(self, event: QMouseEvent) -> tuple[float, float]:
+        point = self.mapToScene(event.position().toPoint())
+        return (round(point.x(), 2), round(point.y(), 2))
 
     def is_clickable(self, item: QGraphicsItem) -> bool:
         """Whether a press on ``item`` goes to the item instead of starting a drag."""

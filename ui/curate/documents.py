@@ -79,6 +79,7 @@ def erase(
     keep: tuple[Box, ...] = (),
     extra_boxes: tuple[Box, ...] = (),
     removed_boxes: tuple[Box, ...] = (),
+    mask_strokes: tuple[dict, ...] = (),
 ) -> EraseResult:
     """Erase ``clip`` with the curator's edits (the core's one entry point)."""
     return erase_figure(
@@ -89,6 +90,7 @@ def erase(
         keep=keep,
         extra_boxes=extra_boxes,
         removed_boxes=removed_boxes,
+        mask_strokes=mask_strokes,
     )
 
 

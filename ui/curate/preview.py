@@ -2,12 +2,13 @@
 
 Space (or the toggle button) flips between the question image (labels erased)
 and the answer image (original). Over either, the preview draws every key
-label's box, its marker letter and the leader-line anchor it names. Three
+label's box, its marker letter and the leader-line anchor it names. Four
 tools turn clicks into the edits ``erase_figure`` accepts: *Keep* (leave
 a printed text, e.g. a scale bar, on the figure), *Add box* (drag: erase
 whatever is printed there and make it a label), *Reject box* (reject a
-proposed label box); every change emits ``edits_changed`` so the view re-runs
-the erase in a worker.
+proposed label box), *Paint* (brush over ink the automatic erasure missed; [ and
+] change the brush, *Clear mask* drops every stroke); every change emits
+``edits_changed`` so the view re-runs the erase in a worker.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from PySide6.QtGui import QAction, QBrush, QColor, QFont, QKeySequence, QPixmap
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
+    QDoubleSpinBox,
     QGraphicsItem,
     QHBoxLayout,
     QLabel,
@@ -28,10 +30,13 @@ from PySide6.QtWidgets import (
 )
 
 from labeler.store.records import Box, KeyEntry
-from ui.curate.canvas import BoxItem, Canvas, outline
+from ui.curate.canvas import BoxItem, Canvas, brush_pen, outline, stroke_path
 from ui.theme import OVERLAY
 
-EDIT_KINDS = ("keep", "extra_boxes", "removed_boxes")
+BOX_KINDS = ("keep", "extra_boxes", "removed_boxes")
+EDIT_KINDS = (*BOX_KINDS, "mask_strokes")
+BRUSH_WIDTHS = (1.0, 40.0)  # points
+BRUSH_DEFAULT = 6.0
 TOOLS = {
     "inspect": ("Inspect", "Click a label to select it in the key"),
     "keep": (
@@ -40,6 +45,11 @@ TOOLS = {
     ),
     "extra_boxes": ("Add box", "Drag a box: what is printed there is erased and becomes a label"),
     "removed_boxes": ("Reject box", "Click a proposed label box that is not a label"),
+    "mask_strokes": (
+        "Paint",
+        "Paint over ink the erasure missed (a stray glyph, a smudge): it is erased as painted."
+        " [ and ] change the brush",
+    ),
 }
 
 
@@ -52,20 +62,25 @@ class Figure:
     clip: Box  # page points
     dpi: int
     key: tuple[KeyEntry, ...]
-    edits: dict[str, tuple[Box, ...]] = field(default_factory=dict)
+    edits: dict[str, tuple] = field(default_factory=dict)  # boxes; strokes as JSON
     method: str = ""
 
-    def with_edit(self, kind: str, box: Box, add: bool) -> Figure:
-        """A copy with ``box`` added to (or removed from) the ``kind`` edit list."""
-        boxes = tuple(b for b in self.edits.get(kind, ()) if b != box)
-        return replace(self, edits={**self.edits, kind: (*boxes, box) if add else boxes})
+    def with_edit(self, kind: str, value: Box | dict, add: bool) -> Figure:
+        """A copy with ``value`` (a box, or a stroke) added to or removed from ``kind``."""
+        values = tuple(v for v in self.edits.get(kind, ()) if v != value)
+        return replace(self, edits={**self.edits, kind: (*values, value) if add else values})
+
+    def cleared(self, kind: str) -> Figure:
+        """A copy without any ``kind`` edit (e.g. every painted stroke)."""
+        return replace(self, edits={**self.edits, kind: ()})
 
 
-def normalise_edits(edits: dict) -> dict[str, tuple[Box, ...]]:
-    """Edits as stored (JSON lists) -> tuples of boxes, one entry per kind."""
-    return {
-        kind: tuple(tuple(float(v) for v in b) for b in edits.get(kind, ())) for kind in EDIT_KINDS
+def normalise_edits(edits: dict) -> dict[str, tuple]:
+    """Edits as stored (JSON lists) -> tuples of boxes per kind, and the strokes as stored."""
+    boxes = {
+        kind: tuple(tuple(float(v) for v in b) for b in edits.get(kind, ())) for kind in BOX_KINDS
     }
+    return {**boxes, "mask_strokes": tuple(edits.get("mask_strokes", ()))}
 
 
 class ErasePreview(QWidget):
@@ -84,6 +99,7 @@ class ErasePreview(QWidget):
         self.canvas = Canvas(self)
         self.canvas.drawing_enabled = False
         self.canvas.rect_drawn.connect(self._drawn)
+        self.canvas.stroke_drawn.connect(self._painted)
 
         self.toggle_action = QAction("Toggle original / erased", self)
         self.toggle_action.setCheckable(True)
@@ -132,17 +148,59 @@ class ErasePreview(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addLayout(bar)
+        layout.addWidget(self._brush_bar())
         layout.addWidget(self.canvas, 1)
         layout.addWidget(self.empty, 1)
         self.method_label.setContentsMargins(8, 2, 8, 4)
         layout.addWidget(self.method_label)
         self.set_figure(None)
+        self._tool_changed()
+
+    def _brush_bar(self) -> QWidget:
+        """The Paint tool's row: brush width and Clear mask (shown while Paint is active)."""
+        self.brush_row = QWidget(self)
+        self.brush = QDoubleSpinBox(self)
+        self.brush.setRange(*BRUSH_WIDTHS)
+        self.brush.setDecimals(0)
+        self.brush.setSuffix(" pt")
+        self.brush.setValue(BRUSH_DEFAULT)
+        self.brush.setToolTip("Brush width in points — [ and ] change it")
+        self.brush.valueChanged.connect(lambda _: self._tool_changed())
+        self.smaller_action = QAction("Smaller brush", self)
+        self.larger_action = QAction("Larger brush", self)
+        for action, step in ((self.smaller_action, -1), (self.larger_action, 1)):
+            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            action.triggered.connect(lambda _=False, s=step: self.step_brush(s))
+            self.addAction(action)  # keys set (rebindable) by the view: [ and ]
+        self.clear_mask_action = QAction("Clear mask", self)
+        self.clear_mask_action.setToolTip("Drop every painted stroke and erase again")
+        self.clear_mask_action.triggered.connect(self._clear_mask)
+        self.addAction(self.clear_mask_action)
+        clear = QToolButton(self)
+        clear.setDefaultAction(self.clear_mask_action)
+        hint = QLabel("Paint over ink the erasure missed · [ ] brush size", self)
+        hint.setStyleSheet("color: palette(placeholder-text);")
+        row = QHBoxLayout(self.brush_row)
+        row.setContentsMargins(8, 0, 8, 6)
+        row.setSpacing(6)
+        row.addWidget(QLabel("Brush", self))
+        row.addWidget(self.brush)
+        row.addWidget(clear)
+        row.addSpacing(8)
+        row.addWidget(hint, 1)
+        return self.brush_row
+
+    def step_brush(self, step: int) -> None:
+        """Grow (``step`` > 0) or shrink the brush, by about 20% (at least 1 pt)."""
+        width = self.brush.value()
+        self.brush.setValue(width + step * max(1.0, round(0.2 * width)))
 
     # -- content -------------------------------------------------------------
 
     def set_figure(self, figure: Figure | None, refit: bool = True) -> None:
         """Show ``figure`` (None: the empty state)."""
         self.figure = figure
+        self.clear_mask_action.setEnabled(bool(figure and figure.edits.get("mask_strokes")))
         self.canvas.setVisible(figure is not None)
         self.empty.setVisible(figure is None)
         if figure is None:
@@ -213,7 +271,15 @@ class ErasePreview(QWidget):
         self.canvas.set_picture(pixmap, self.figure.clip[:2], self.figure.dpi)
 
     def _tool_changed(self) -> None:
-        self.canvas.drawing_enabled = self.tool() == "extra_boxes"
+        tool = self.tool()
+        painting = tool == "mask_strokes"
+        self.canvas.drawing_enabled = tool == "extra_boxes"
+        self.canvas.brush_width = self.brush.value() if painting else None
+        if painting:
+            self.canvas.viewport().setCursor(Qt.CursorShape.CrossCursor)
+        else:
+            self.canvas.viewport().unsetCursor()
+        self.brush_row.setVisible(painting)
         self._draw_overlays()
 
     def _draw_overlays(self) -> None:
@@ -238,6 +304,11 @@ class ErasePreview(QWidget):
             click = (lambda b, k=kind: self._undo_edit(k, b)) if tool == kind else None
             for box in self.figure.edits.get(kind, ()):
                 self._add(BoxItem(box, outline(colour, 1.5, Qt.PenStyle.DashLine), click, tip), 30)
+        for stroke in self.figure.edits.get("mask_strokes", ()):
+            path = self.canvas.scene().addPath(stroke_path([tuple(p) for p in stroke["points"]]))
+            path.setPen(brush_pen(stroke["width"], alpha=60))
+            path.setToolTip("Painted mask: erased as painted (Clear mask drops it)")
+            self._add(path, 30)
 
     def _draw_entry(self, row: int, entry: KeyEntry, tool: str) -> None:
         colour = OVERLAY["label"]
@@ -316,6 +387,15 @@ class ErasePreview(QWidget):
     def _undo_edit(self, kind: str, box: Box) -> None:
         if self.figure is not None:
             self.edits_changed.emit(self.figure.with_edit(kind, tuple(box), add=False))
+
+    def _painted(self, points: list[tuple[float, float]]) -> None:
+        if self.figure is not None and self.tool() == "mask_strokes":
+            stroke = {"width": self.brush.value(), "points": [list(p) for p in points]}
+            self.edits_changed.emit(self.figure.with_edit("mask_strokes", stroke, add=True))
+
+    def _clear_mask(self) -> None:
+        if self.figure is not None and self.figure.edits.get("mask_strokes"):
+            self.edits_changed.emit(self.figure.cleared("mask_strokes"))
 
     def _drawn(self, box: Box) -> None:
         if self.figure is not None and self.tool() == "extra_boxes":

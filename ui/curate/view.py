@@ -154,6 +154,7 @@ class CurateView(QWidget):
             ("keep", "K"),
             ("extra_boxes", "B"),
             ("removed_boxes", "R"),
+            ("mask_strokes", "P"),
         ):
             action(
                 f"curate.tool.{tool}",
@@ -162,6 +163,12 @@ class CurateView(QWidget):
                 key,
                 self.preview,
             )
+        for action_id, preview_action, key in (
+            ("curate.brush.smaller", self.preview.smaller_action, "["),
+            ("curate.brush.larger", self.preview.larger_action, "]"),
+            ("curate.clear_mask", self.preview.clear_mask_action, ""),
+        ):
+            registry.register(action_id, preview_action, key)
         for action_id, text, slot, key in (
             ("key.add", "Add label", self.key.add_row, "Ctrl+Shift+N"),
             (
@@ -275,8 +282,8 @@ class CurateView(QWidget):
                 "Erasing again…",
             )
 
-    def _erase(self, path: str, page: int, clip: Box, edits: dict[str, tuple[Box, ...]]) -> None:
-        args = (path, page, clip, DPI, edits["keep"], edits["extra_boxes"], edits["removed_boxes"])
+    def _erase(self, path: str, page: int, clip: Box, edits: dict[str, tuple]) -> None:
+        args = (path, page, clip, DPI, *(edits[kind] for kind in EDIT_KINDS))
         self._run(
             documents.erase,
             args,
@@ -397,9 +404,13 @@ class CurateView(QWidget):
             return
         project = self.session.require_project()
         fresh = project.items.get(item_id)
-        if (fresh.question_asset, fresh.answer_asset) != (
+        # edits can change without the images (a stroke over blank paper): the
+        # preview must still hold them, or the next edit would drop this one
+        if (fresh.question_asset, fresh.answer_asset, fresh.erase_edits, fresh.erase_method) != (
             self.item.question_asset,
             self.item.answer_asset,
+            self.item.erase_edits,
+            self.item.erase_method,
         ):
             self.preview.set_figure(self._figure_of(fresh), refit=False)
         else:
