@@ -24,16 +24,15 @@ matrix therefore re-reads and re-scores only what changed since the last call
 from __future__ import annotations
 
 import functools
-import gc
 import weakref
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from labeler.export.ids import stored_public_ids
 from labeler.lexicon import Lexicon
 from labeler.scoring import NameScore, score_names
+from labeler.scoring.bulk import collector_paused
 from labeler.store import Item, KeyEntry, Project
 
 if TYPE_CHECKING:
@@ -166,28 +165,8 @@ def load_results(project: Project, item_ids: Iterable[str] | None = None) -> lis
 
     Flags are computed per item from all of that item's answered cells.
     """
-    with _gc_paused():
+    with collector_paused():
         return _load_results(project, item_ids)
-
-
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Hold the cyclic garbage collector while thousands of cells are built.
-
-    Opening the matrix allocates ~170,000 container objects (answers, scores,
-    the scorer's memo tables) that nearly all stay alive, so every
-    allocation-triggered collection re-walks a growing live set for nothing:
-    a fifth of the first open's time (``bench/results_matrix.py``). Collection
-    resumes afterwards as it was (also on error); any cycle made meanwhile is
-    collected then.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _load_results(project: Project, item_ids: Iterable[str] | None) -> list[ScoredCell]:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from labeler.errors import LabelerError
+from labeler.scoring.bulk import collector_paused
 from labeler.scoring.match import score_names
 
 if TYPE_CHECKING:
@@ -46,7 +47,8 @@ def rescore_row(row: dict[str, Any], lexicon: Lexicon | None = None, where: str 
 
 def rescore_rows(rows: Iterable[dict[str, Any]], lexicon: Lexicon | None = None) -> list[dict]:
     """Rescore every row; the first bad row raises before anything is returned."""
-    return [rescore_row(row, lexicon, f"row {n}") for n, row in enumerate(rows, start=1)]
+    with collector_paused():
+        return [rescore_row(row, lexicon, f"row {n}") for n, row in enumerate(rows, start=1)]
 
 
 def read_results(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
