@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 
 from labeler.export.ids import stored_public_ids
 from labeler.lexicon import Lexicon
+from labeler.prompts import needs_image
 from labeler.scoring import NameScore, score_names
 from labeler.scoring.bulk import collector_paused
 from labeler.store import Item, KeyEntry, Project
@@ -66,11 +67,17 @@ class ScoredCell:
     score: NameScore
     unsolved_core: bool
     recitable: bool
+    stale: bool = False  # answered for an older subject or question image
 
     @property
     def answered(self) -> bool:
-        """Whether the model answered at all (exported cells are the answered ones)."""
+        """Whether the model answered at all."""
         return self.status not in NO_ANSWER_STATUSES
+
+    @property
+    def current(self) -> bool:
+        """Answered, and for the item as it is now: what flags and exports count."""
+        return self.answered and not self.stale
 
     @property
     def f1(self) -> float:
@@ -178,16 +185,19 @@ def _load_results(project: Project, item_ids: Iterable[str] | None) -> list[Scor
     additions = project.lexicon.item_rows()
     lexicons = {i: _layered(base, tuple(additions[i])) if i in additions else base for i in items}
     public = stored_public_ids(project)
-    scored: list[tuple[_Answer, Item, NameScore]] = []
+    scored: list[tuple[_Answer, Item, NameScore, bool]] = []
     for a in _latest_answers(project, items.keys()):
+        item = items[a.item_id]
         score = score_cell(a.predicted_names, names[a.item_id], lexicons[a.item_id])
-        scored.append((a, items[a.item_id], score))
+        scored.append((a, item, score, _is_stale(a, item)))
     flags = item_flags(
-        (a.item_id, a.condition, s.f1) for a, _, s in scored if a.status not in NO_ANSWER_STATUSES
+        (a.item_id, a.condition, s.f1)
+        for a, _, s, stale in scored
+        if a.status not in NO_ANSWER_STATUSES and not stale
     )
     unflagged = ItemFlags(unsolved_core=True, recitable=False)
     cells = []
-    for a, item, s in scored:
+    for a, item, s, stale in scored:
         f = flags.get(a.item_id, unflagged)
         cells.append(
             ScoredCell(
@@ -206,9 +216,22 @@ def _load_results(project: Project, item_ids: Iterable[str] | None) -> list[Scor
                 score=s,
                 unsolved_core=f.unsolved_core,
                 recitable=f.recitable,
+                stale=stale,
             )
         )
     return cells
+
+
+def _is_stale(answer: _Answer, item: Item) -> bool:
+    """Whether the answer was given for another subject or question image than the item's now.
+
+    Answers recorded before the store kept this (``asked_subject`` NULL) count as current.
+    """
+    if answer.asked_subject is None:
+        return False
+    if answer.asked_subject != item.subject:
+        return True
+    return needs_image(answer.condition) and answer.asked_image != item.question_asset
 
 
 def item_flags(cells: Iterable[tuple[str, str, float]]) -> dict[str, ItemFlags]:
@@ -258,6 +281,8 @@ class _Answer:
     origin: str
     parse_ok: bool
     predicted_names: tuple[str, ...]
+    asked_subject: str | None
+    asked_image: str | None
 
 
 #: Per project (keyed by its private salt, unique per project ever created): response id -> answer.
@@ -295,6 +320,8 @@ def _latest_answers(project: Project, item_ids: Iterable[str]) -> list[_Answer]:
             r.origin,
             r.parse_ok,
             tuple(r.predicted_names),
+            r.asked_subject,
+            r.asked_image,
         )
         fresh.setdefault(r.item_id, []).append(answer)
     # a response that arrived between the two queries: the store's read wins for its item

@@ -53,6 +53,7 @@ class ExportReport:
     n_models: int = 0
     new_ids: int = 0
     skipped_unanswered: int = 0
+    skipped_stale: int = 0  # answered for an older subject or image: re-run them
     private: bool = False
 
 
@@ -136,9 +137,9 @@ def _build(
     private: bool,
 ) -> _Built:
     """Every file of the export, validated (ExportError on the first problem)."""
-    answered = [c for c in cells if c.answered]
-    results = result_rows(answered, public)
-    items_out = item_rows(project, items, answered, public)
+    current = [c for c in cells if c.current]
+    results = result_rows(current, public)
+    items_out = item_rows(project, items, current, public)
     files = _files(project, results, items_out)
     by_id = validate_items(items_out, project.id_prefix)
     validate_results(results, by_id)
@@ -167,6 +168,7 @@ def _report(
         n_models=len({r["model"] for r in results}),
         new_ids=new_ids,
         skipped_unanswered=sum(1 for c in cells if not c.answered),
+        skipped_stale=sum(1 for c in cells if c.answered and c.stale),
         private=private,
     )
 
@@ -238,6 +240,11 @@ def report_lines(report: ExportReport) -> list[str]:
         lines.append(f"  {report.new_ids} item(s) {verb} new public IDs")
     if report.skipped_unanswered:
         lines.append(f"  {report.skipped_unanswered} cell(s) left out: API error, no answer")
+    if report.skipped_stale:
+        lines.append(
+            f"  {report.skipped_stale} cell(s) left out: answered for an older subject or "
+            "image; `labeler run` re-sends them"
+        )
     if report.private:
         lines.append(f"  PRIVATE: {PROVENANCE_FILE} maps public IDs to sources; do not publish")
     return lines

@@ -96,6 +96,8 @@ class Response:
     run_id: int | None
     origin: str
     created_at: str
+    asked_subject: str | None = None  # the item's subject when this answer was stored
+    asked_image: str | None = None  # the item's question image asset then
 
     @property
     def predicted_names(self) -> list[str]:

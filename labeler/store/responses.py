@@ -60,6 +60,13 @@ class ResponseTable:
             cur = self.db.execute(
                 f"INSERT INTO responses({', '.join(columns)}) VALUES ({marks})", params
             )
+            # What the answer was asked about: the item as it is now (answers are stored
+            # as they arrive), so a later change of subject or image makes it stale.
+            self.db.execute(
+                "UPDATE responses SET (asked_subject, asked_image) = "
+                "(SELECT subject, question_asset FROM items WHERE id = ?) WHERE id = ?",
+                (response.item_id, cur.lastrowid),
+            )
         return int(cur.lastrowid)
 
     def latest(

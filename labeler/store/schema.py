@@ -123,6 +123,12 @@ MIGRATIONS: tuple[str, ...] = (
         number  INTEGER NOT NULL UNIQUE
     );
     """,
+    # 2: what each answer was asked about, so an answer given for an older subject or
+    # question image is known to be stale (NULL: recorded before this migration)
+    """
+    ALTER TABLE responses ADD COLUMN asked_subject TEXT;
+    ALTER TABLE responses ADD COLUMN asked_image TEXT;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -177,3 +177,35 @@ def test_atomic_write_keeps_old_file_on_failure(tmp_path):
         raise ValueError("crash mid-write")
     assert target.read_text() == "old"
     assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]
+
+
+def test_a_version_1_database_is_migrated_and_keeps_its_answers(tmp_path):
+    from labeler.store.database import _statements
+    from labeler.store.schema import MIGRATIONS
+
+    folder = tmp_path / "old"
+    (folder / "assets").mkdir(parents=True)
+    db = sqlite3.connect(folder / "project.sqlite")
+    for statement in _statements(MIGRATIONS[0]):
+        db.execute(statement)
+    db.execute("PRAGMA user_version=1")
+    db.execute(
+        "INSERT INTO items(id, subject, created_at, updated_at) VALUES ('it-1', 'heart', 't', 't')"
+    )
+    db.execute(
+        "INSERT INTO responses(item_id, model, condition, request_hash, status, created_at) "
+        "VALUES ('it-1', 'm', 'told', 'h', 'ok', 't')"
+    )
+    db.commit()
+    db.close()
+    with Project.open(folder) as project:
+        assert project.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        [old] = project.responses.latest()
+        assert (old.status, old.asked_subject, old.asked_image) == ("ok", None, None)
+
+
+def test_a_response_records_what_it_was_asked_about(project):
+    item = project.items.add(subject="human heart", question_png=PNG_A)
+    project.responses.record(NewResponse(item.id, "m", "told", "h", status="ok"))
+    [answer] = project.responses.latest()
+    assert (answer.asked_subject, answer.asked_image) == ("human heart", item.question_asset)
