@@ -19,11 +19,12 @@ import cv2
 import numpy as np
 from PIL import Image
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from labeler.erase.ocr import _engine, read_text
 from labeler.erase.raster import erase_raster_labels, find_raster_anchors
+
+ROOT = Path(__file__).resolve().parents[1]
 
 FOLDER = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared" / "external-figures"
 

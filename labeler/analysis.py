@@ -188,7 +188,10 @@ def consensus_names(df: pd.DataFrame, lexicon: Lexicon | None = None) -> pd.Data
 
 def consensus_absent_share(df: pd.DataFrame, lexicon: Lexicon | None = None) -> float:
     """Share (%) of consensus names that are absent from the key (the card: 31%)."""
-    names = consensus_names(df, lexicon)
+    return _absent_share(consensus_names(df, lexicon))
+
+
+def _absent_share(names: pd.DataFrame) -> float:
     return float((~names["in_key"]).mean() * 100) if len(names) else float("nan")
 
 
@@ -242,9 +245,7 @@ def audits(df: pd.DataFrame, lexicon: Lexicon | None = None, seed: int = 0) -> d
     return {
         "decline_rate": _nested(decline_rate(df)) if can_decline else None,
         "consensus_names": None if consensus is None else len(consensus),
-        "consensus_absent_share": None
-        if consensus is None or consensus.empty
-        else _number((~consensus["in_key"]).mean() * 100),
+        "consensus_absent_share": None if consensus is None else _number(_absent_share(consensus)),
         "shuffled_key_control": None if shuffled is None else _nested(shuffled),
     }
 
@@ -295,16 +296,20 @@ def _audit_lines(audit: dict) -> list[str]:
     lines = ["", "## Audits", ""]
     share = audit["consensus_absent_share"]
     sections = (
-        ("Decline rate — % of answers that refuse or say there is no image", "decline_rate"),
+        (
+            "Decline rate — % of answers that refuse or say there is no image",
+            "decline_rate",
+            "(needs answer names or raw text)",
+        ),
         (
             "Shuffled-key control — mean F1 against another item's key (a sound scorer is near 0)",
             "shuffled_key_control",
+            "(needs answer names and at least two items)",
         ),
     )
-    for title, name in sections:
-        lines.append(f"{title}:")
-        lines.append("")
-        lines += _condition_table(audit[name]) if audit[name] else ["(needs answer names)"]
+    for title, name, missing in sections:
+        lines += [f"{title}:", ""]
+        lines += _condition_table(audit[name]) if audit[name] else [missing]
         lines.append("")
     consensus = (
         "(needs answer names)"

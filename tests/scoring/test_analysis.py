@@ -211,7 +211,7 @@ def test_recited_is_undefined_not_infinite_when_told_is_zero():
     json.dumps(data, allow_nan=False)  # nothing non-finite survived parsing either
 
 
-def test_render_json_refuses_no_non_finite_number():
+def test_render_json_never_emits_non_finite_numbers():
     table = pd.DataFrame([{c: math.inf for c in analysis.TABLE_COLUMNS} | {"model": "m"}])
     data = strict_json(analysis.render_json(table))
     assert all(data["models"][0][c] is None for c in analysis.TABLE_COLUMNS[1:])
