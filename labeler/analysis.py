@@ -6,7 +6,7 @@ rate). Everything here is a pure function of the frame, so the CLI, the GUI
 and export produce the same numbers. Conventions follow the dataset card:
 F1 in percent, ``grounded = told − no-image`` in percentage *points*,
 ``recited = no-image ÷ told`` as a *percentage*; a condition that was not run
-is NaN (shown as ``—``), never zero.
+is NaN (shown as ``—``), never zero, and so is a share whose ``told`` is 0.
 """
 
 from __future__ import annotations
@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from labeler.prompts import CONDITIONS
 from labeler.scoring.match import equivalence_classes, score_names
 
 if TYPE_CHECKING:
     from labeler.lexicon import Lexicon
 
-CONDITIONS: tuple[str, ...] = ("blind", "told", "desc", "no-image")
 TABLE_COLUMNS: tuple[str, ...] = ("model", *CONDITIONS, "grounded", "recited")
 
 #: Answers that refuse, or say there is no image to look at.
@@ -54,11 +54,31 @@ def mean_f1(df: pd.DataFrame) -> pd.DataFrame:
     return (table * 100).reindex(columns=list(CONDITIONS))
 
 
+def paired_means(df: pd.DataFrame) -> pd.DataFrame:
+    """Mean told and no-image F1 (%) per model over the items that ran under *both*."""
+    pair = df[df["condition"].isin(("told", "no-image"))]
+    wide = pair.pivot_table(
+        index=["model", "item_id"], columns="condition", values="f1", aggfunc="mean"
+    ).reindex(columns=["told", "no-image"])
+    return (wide.dropna().groupby(level="model").mean() * 100).reindex(df["model"].unique())
+
+
 def results_table(df: pd.DataFrame) -> pd.DataFrame:
-    """The card's results table: one row per model, sorted by ``told`` (descending)."""
+    """The card's results table: one row per model, sorted by ``told`` (descending).
+
+    Each condition's column is the mean over every item run under it, but
+    ``grounded`` and ``recited`` compare told with no-image, so they are taken
+    over the items that have both for that model — a paired difference, the
+    same one :func:`bootstrap_ci` resamples. Otherwise a model missing some
+    no-image answers would subtract means over different items, and the
+    estimate could fall outside its own CI. ``recited`` is NaN (undefined,
+    not infinite) when the paired told mean is 0.
+    """
+    _require(df, "item_id", "model", "condition", "f1")
     means = mean_f1(df)
-    means["grounded"] = means["told"] - means["no-image"]
-    means["recited"] = means["no-image"] / means["told"] * 100
+    paired = paired_means(df).reindex(means.index)
+    means["grounded"] = paired["told"] - paired["no-image"]
+    means["recited"] = (paired["no-image"] / paired["told"] * 100).where(paired["told"] > 0)
     table = means.reset_index().rename_axis(columns=None)
     table = table.sort_values(["told", "model"], ascending=[False, True], na_position="last")
     return table.reset_index(drop=True)[list(TABLE_COLUMNS)]
@@ -168,7 +188,10 @@ def consensus_names(df: pd.DataFrame, lexicon: Lexicon | None = None) -> pd.Data
 
 def consensus_absent_share(df: pd.DataFrame, lexicon: Lexicon | None = None) -> float:
     """Share (%) of consensus names that are absent from the key (the card: 31%)."""
-    names = consensus_names(df, lexicon)
+    return _absent_share(consensus_names(df, lexicon))
+
+
+def _absent_share(names: pd.DataFrame) -> float:
     return float((~names["in_key"]).mean() * 100) if len(names) else float("nan")
 
 
@@ -201,11 +224,52 @@ def shuffled_key_control(
     return mean_f1(df.assign(f1=f1)[["model", "condition", "f1"]])
 
 
+def audits(df: pd.DataFrame, lexicon: Lexicon | None = None, seed: int = 0) -> dict:
+    """The card's audits, as plain data: what ``labeler report`` prints after the table.
+
+    ``decline_rate`` (finding 6) maps model → condition → % of answers that
+    decline; ``consensus_absent_share`` (finding 7) is the % of consensus names
+    absent from the key, with ``consensus_names`` counting them;
+    ``shuffled_key_control`` (the scorer audit) maps model → condition → mean F1
+    (%) against another item's key. An audit whose inputs the rows lack
+    (names, or two items to shuffle) is ``None``, never a made-up zero.
+    """
+    has_names = {"predicted_names", "key_names"} <= set(df.columns)
+    can_decline = "raw_text" in df.columns or "predicted_names" in df.columns
+    consensus = consensus_names(df, lexicon) if has_names else None
+    shuffled = (
+        shuffled_key_control(df, lexicon, seed)
+        if has_names and df["item_id"].nunique() >= 2
+        else None
+    )
+    return {
+        "decline_rate": _nested(decline_rate(df)) if can_decline else None,
+        "consensus_names": None if consensus is None else len(consensus),
+        "consensus_absent_share": None if consensus is None else _number(_absent_share(consensus)),
+        "shuffled_key_control": None if shuffled is None else _nested(shuffled),
+    }
+
+
+def _nested(table: pd.DataFrame) -> dict[str, dict[str, float | None]]:
+    """model → condition → value, NaN (not run) as ``None``."""
+    return {
+        str(model): {c: _number(row[c]) for c in CONDITIONS}
+        for model, row in table.reindex(columns=list(CONDITIONS)).iterrows()
+    }
+
+
 # -- rendering -------------------------------------------------------------------
 
 
+def _number(value: float | None) -> float | None:
+    """A JSON-safe number: NaN and ±inf (undefined) become ``None``."""
+    if value is None or not np.isfinite(value):
+        return None
+    return round(float(value), 3)
+
+
 def _cell(value: float, kind: str) -> str:
-    if value is None or pd.isna(value):
+    if value is None or not np.isfinite(value):
         return "—"
     if kind == "grounded":
         return f"{value:+.1f}"
@@ -214,15 +278,54 @@ def _cell(value: float, kind: str) -> str:
     return f"{value:.1f}%"
 
 
-def render_markdown(table: pd.DataFrame) -> str:
-    """The card's markdown table (``55.8%``, ``+17.7``, ``71%``, ``—`` when not run)."""
+def render_markdown(table: pd.DataFrame, audit: dict | None = None) -> str:
+    """The card's markdown table (``55.8%``, ``+17.7``, ``71%``, ``—`` when not run),
+    followed by an "Audits" section when ``audit`` (from :func:`audits`) is given."""
     header = "| Model | " + " | ".join(TABLE_COLUMNS[1:]) + " |"
     lines = [header, "|" + "---|" * len(TABLE_COLUMNS)]
     for row in table.itertuples(index=False):
         values = dict(zip(TABLE_COLUMNS, row, strict=True))
         cells = [_cell(values[c], c) for c in TABLE_COLUMNS[1:]]
         lines.append(f"| {values['model']} | " + " | ".join(cells) + " |")
+    if audit is not None:
+        lines += _audit_lines(audit)
     return "\n".join(lines) + "\n"
+
+
+def _audit_lines(audit: dict) -> list[str]:
+    lines = ["", "## Audits", ""]
+    share = audit["consensus_absent_share"]
+    sections = (
+        (
+            "Decline rate — % of answers that refuse or say there is no image",
+            "decline_rate",
+            "(needs answer names or raw text)",
+        ),
+        (
+            "Shuffled-key control — mean F1 against another item's key (a sound scorer is near 0)",
+            "shuffled_key_control",
+            "(needs answer names and at least two items)",
+        ),
+    )
+    for title, name, missing in sections:
+        lines += [f"{title}:", ""]
+        lines += _condition_table(audit[name]) if audit[name] else [missing]
+        lines.append("")
+    consensus = (
+        "(needs answer names)"
+        if audit["consensus_names"] is None
+        else (f"{_cell(share, 'recited')} of {audit['consensus_names']} names given by ≥ 2 models")
+    )
+    lines.append(f"Consensus names absent from the key: {consensus}")
+    return lines
+
+
+def _condition_table(values: dict[str, dict[str, float | None]]) -> list[str]:
+    lines = ["| Model | " + " | ".join(CONDITIONS) + " |", "|" + "---|" * (len(CONDITIONS) + 1)]
+    for model, row in values.items():
+        cells = [_cell(row[c], c) for c in CONDITIONS]
+        lines.append(f"| {model} | " + " | ".join(cells) + " |")
+    return lines
 
 
 def render_csv(table: pd.DataFrame) -> str:
@@ -230,20 +333,26 @@ def render_csv(table: pd.DataFrame) -> str:
     return table.round(1).to_csv(index=False, lineterminator="\n")
 
 
-def render_json(table: pd.DataFrame, cis: pd.DataFrame | None = None) -> str:
-    """JSON list, one object per model; ``ci`` maps each condition and grounded to [lo, hi]."""
+def render_json(
+    table: pd.DataFrame, cis: pd.DataFrame | None = None, audit: dict | None = None
+) -> str:
+    """Strict JSON (no NaN/Infinity): ``{"models": [...], "audits": {...}}``.
 
-    def number(v: float) -> float | None:
-        return None if pd.isna(v) else round(float(v), 3)
-
-    out = []
+    ``models`` has one object per table row; ``ci`` maps each condition and
+    grounded to [lo, hi]. ``audits`` (from :func:`audits`) is present when given.
+    Undefined numbers are ``null``.
+    """
+    models = []
     for row in table.to_dict(orient="records"):
-        entry = {c: (row[c] if c == "model" else number(row[c])) for c in TABLE_COLUMNS}
+        entry = {c: (row[c] if c == "model" else _number(row[c])) for c in TABLE_COLUMNS}
         if cis is not None:
             mine = cis[cis["model"] == row["model"]]
             entry["ci"] = {
-                m: None if pd.isna(lo) else [number(lo), number(hi)]
+                m: None if _number(lo) is None else [_number(lo), _number(hi)]
                 for m, lo, hi in zip(mine["metric"], mine["lo"], mine["hi"], strict=True)
             }
-        out.append(entry)
-    return json.dumps(out, indent=2, ensure_ascii=False) + "\n"
+        models.append(entry)
+    out: dict = {"models": models}
+    if audit is not None:
+        out["audits"] = audit
+    return json.dumps(out, indent=2, ensure_ascii=False, allow_nan=False) + "\n"

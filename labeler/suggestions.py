@@ -10,10 +10,11 @@ with the most similar key name the same answer missed. A pair is suggested when
 * it is *frequent* — several models wrote the same unmatched name for the item.
 
 Suggestions are ranked by evidence (models, answers, items, similarity) so the
-curator sees the pairs that move the most scores first. Promotion adds a
-``same`` or ``distinct`` row and returns the inverse edit for undo; the caller
-then rescores the affected rows (:func:`labeler.scoring.rescore.rescore_rows`).
-Input is plain data so the store, the GUI and tests can all call it.
+curator sees the pairs that move the most scores first. Promoting one is not
+done here: the GUI writes the ``same``/``distinct`` row through the project's
+lexicon table (``ui.lexicon.commands.promote``, undoable), and every view
+rescores from the store. Input is plain data so the store, the GUI and tests
+can all call it.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from labeler.scoring.match import score_names
 from labeler.scoring.normalize import normalize
 
 if TYPE_CHECKING:
-    from labeler.lexicon import Edit, Lexicon
+    from labeler.lexicon import Lexicon
 
 ResultRow = tuple[str, str, str, Sequence[str], Sequence[str]]
 
@@ -98,8 +99,3 @@ def suggest(
         )
     out.sort(key=lambda s: (-s.n_models, -s.n_answers, -s.n_items, -s.similarity, s.key, s.pred))
     return out
-
-
-def promote(lexicon: Lexicon, suggestion: Suggestion, relation: str = "same") -> Edit:
-    """Add ``key,pred,relation`` to ``lexicon``; returns the inverse edit (for undo)."""
-    return lexicon.add(suggestion.key, suggestion.pred, relation)

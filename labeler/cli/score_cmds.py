@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -11,8 +12,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     score = subparsers.add_parser(
         "score",
         help="re-score results.jsonl rows from predicted_names/key_names",
-        description="Recompute f1, precision, recall, n_pred and n_key for every row of a "
-        "results.jsonl file with the synonym-aware scorer; print the rows or write them to --out.",
+        description="Recompute f1, precision, recall, n_pred and n_key (and the unsolved_core "
+        "and recitable flags, where rows carry them) for every row of a results.jsonl file with "
+        "the synonym-aware scorer; print the rows or write them to --out. An items.jsonl beside "
+        "the results supplies each item's published lexicon rows (--lexicon is layered on top).",
     )
     score.add_argument("results", help="results.jsonl")
     score.add_argument("--lexicon", help="lexicon CSV (canonical,synonym,relation)")
@@ -23,7 +26,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "report",
         help="print the dataset card's results table from results.jsonl",
         description="Mean F1 per model and condition, grounded contribution (told − no-image, "
-        "points) and recitation share (no-image ÷ told, %%), one row per model sorted by told.",
+        "points) and recitation share (no-image ÷ told, %%), one row per model sorted by told; "
+        "then the audits: decline rate, consensus names absent from the key, shuffled-key control.",
     )
     report.add_argument("results", help="results.jsonl")
     report.add_argument("--format", choices=("markdown", "csv", "json"), default="markdown")
@@ -34,12 +38,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _load(args: argparse.Namespace) -> list[dict]:
     from labeler.lexicon import Lexicon
-    from labeler.scoring.rescore import read_results, rescore_rows
+    from labeler.scoring.rescore import read_item_lexicons, read_results, rescore_rows
 
     rows = read_results(args.results)
     if args.lexicon or args.command == "score":
         lexicon = Lexicon.from_csv(args.lexicon) if args.lexicon else None
-        rows = rescore_rows(rows, lexicon)
+        items = Path(args.results).with_name("items.jsonl")
+        item_lexicons = read_item_lexicons(items) if items.is_file() else None
+        if item_lexicons:
+            print(f"using per-item lexicon rows from {items}", file=sys.stderr)
+        rows = rescore_rows(rows, lexicon, item_lexicons)
     return rows
 
 
@@ -70,10 +78,18 @@ def _report(args: argparse.Namespace) -> int:
     if missing:
         raise ResultsFileError(f"{args.results}: rows lack {', '.join(missing)}")
     table = analysis.results_table(frame)
-    if args.format == "markdown":
-        sys.stdout.write(analysis.render_markdown(table))
-    elif args.format == "csv":
+    if args.format == "csv":
         sys.stdout.write(analysis.render_csv(table))
+        return 0
+    lexicon = None
+    if args.lexicon:
+        from labeler.lexicon import Lexicon
+
+        lexicon = Lexicon.from_csv(args.lexicon)
+    audit = analysis.audits(frame, lexicon, seed=args.seed)
+    if args.format == "markdown":
+        sys.stdout.write(analysis.render_markdown(table, audit))
     else:
-        sys.stdout.write(analysis.render_json(table, analysis.bootstrap_ci(frame, seed=args.seed)))
+        cis = analysis.bootstrap_ci(frame, seed=args.seed)
+        sys.stdout.write(analysis.render_json(table, cis, audit))
     return 0

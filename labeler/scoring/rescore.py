@@ -3,14 +3,18 @@
 The store, the GUI, ``labeler score`` and the analysis all rescore the same
 way: from each row's ``predicted_names`` and ``key_names`` with a lexicon. A
 row that lacks those fields is a user error, reported with its line number,
-and nothing is written.
+and nothing is written. Rows that carry the per-item flags (``unsolved_core``,
+``recitable``) get them recomputed too — they are functions of the F1s, so
+leaving them would contradict the new scores. A published export scores each
+item with its own ``lexicon`` rows (items.jsonl); passing those back in
+reproduces its scores.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +26,10 @@ if TYPE_CHECKING:
     from labeler.lexicon import Lexicon
 
 SCORE_FIELDS = ("f1", "precision", "recall", "n_pred", "n_key")
+FLAG_FIELDS = ("unsolved_core", "recitable")
+
+#: item_id -> that item's lexicon rows ``(canonical, synonym, relation)``
+ItemLexicons = Mapping[str, Sequence[Sequence[str]]]
 
 
 class ResultsFileError(LabelerError):
@@ -45,10 +53,80 @@ def rescore_row(row: dict[str, Any], lexicon: Lexicon | None = None, where: str 
     return {**row, **{f: getattr(result, f) for f in SCORE_FIELDS}}
 
 
-def rescore_rows(rows: Iterable[dict[str, Any]], lexicon: Lexicon | None = None) -> list[dict]:
-    """Rescore every row; the first bad row raises before anything is returned."""
+def rescore_rows(
+    rows: Iterable[dict[str, Any]],
+    lexicon: Lexicon | None = None,
+    item_lexicons: ItemLexicons | None = None,
+) -> list[dict]:
+    """Rescore every row, then refresh the per-item flags of rows that carry them.
+
+    ``item_lexicons`` layers an item's own rows over ``lexicon`` for that
+    item's answers only. The first bad row raises before anything is returned.
+    """
+    from labeler.lexicon import Lexicon
+
+    per_item: dict[str, Lexicon | None] = {}
+
+    def lexicon_for(item_id: object) -> Lexicon | None:
+        extra = (item_lexicons or {}).get(item_id) if isinstance(item_id, str) else None
+        if not extra:
+            return lexicon
+        if item_id not in per_item:
+            per_item[item_id] = (lexicon or Lexicon()).with_rows(tuple(r) for r in extra)
+        return per_item[item_id]
+
     with collector_paused():
-        return [rescore_row(row, lexicon, f"row {n}") for n, row in enumerate(rows, start=1)]
+        out = [
+            rescore_row(row, lexicon_for(row.get("item_id")), f"row {n}")
+            for n, row in enumerate(rows, start=1)
+        ]
+    refresh_flags(out)
+    return out
+
+
+def refresh_flags(rows: list[dict[str, Any]]) -> None:
+    """Recompute ``unsolved_core``/``recitable`` in place, only where a row has them.
+
+    The rule is :func:`labeler.analysis.item_flags`, over every row with an
+    ``item_id`` and ``condition``; a row's other fields and key order are kept.
+    """
+    if not any(f in row for row in rows for f in FLAG_FIELDS):
+        return
+    import pandas as pd
+
+    from labeler.analysis import item_flags
+
+    for n, row in enumerate(rows, start=1):
+        if any(f in row for f in FLAG_FIELDS) and not ("item_id" in row and "condition" in row):
+            raise ResultsFileError(f"row {n}: item flags need 'item_id' and 'condition'")
+    cells = [
+        (row["item_id"], row["condition"], row["f1"])
+        for row in rows
+        if "item_id" in row and "condition" in row
+    ]
+    flags = item_flags(pd.DataFrame(cells, columns=["item_id", "condition", "f1"]))
+    for row in rows:
+        for field in FLAG_FIELDS:
+            if field in row:
+                row[field] = bool(flags.at[row["item_id"], field])
+
+
+def read_item_lexicons(path: str | os.PathLike[str]) -> dict[str, list[list[str]]]:
+    """Per-item ``lexicon`` rows of an items.jsonl export (items without any are left out)."""
+    out: dict[str, list[list[str]]] = {}
+    for n, row in enumerate(_iter_results(Path(path)), start=1):
+        rows = row.get("lexicon")
+        if not rows:
+            continue
+        ok = isinstance(row.get("item_id"), str) and isinstance(rows, list)
+        if not ok or not all(
+            isinstance(r, list) and len(r) == 3 and all(isinstance(v, str) for v in r) for r in rows
+        ):
+            raise ResultsFileError(
+                f"{path}, item {n}: 'lexicon' must be [canonical, synonym, relation] rows"
+            )
+        out[row["item_id"]] = rows
+    return out
 
 
 def read_results(path: str | os.PathLike[str]) -> list[dict[str, Any]]:

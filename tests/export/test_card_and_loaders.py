@@ -131,3 +131,17 @@ def test_card_name_and_license_options_are_remembered(project, tmp_path):
     assert (meta["pretty_name"], meta["license"]) == ("BLINDSPOT: hearts", "cc-by-4.0")
     assert "# BLINDSPOT: hearts\n" in (out / "README.md").read_text(encoding="utf-8")
     assert main(["export", str(proj), "--out", str(out), "--license", " "]) == 2
+
+
+def test_card_shows_an_undefined_recitation_share_as_a_dash(project, tmp_path):
+    """A model scoring 0 when told but not with no image: recited is undefined, not inf%."""
+    from export_fixtures import answer
+
+    heart = next(i for i in project.items.list() if i.subject.startswith("human heart"))
+    answer(project, heart.id, "x/zero-told", "told", ["spleen"])
+    answer(project, heart.id, "x/zero-told", "no-image", ["aorta"])
+    export_project(project, tmp_path / "out")
+    card = (tmp_path / "out" / "README.md").read_text(encoding="utf-8")
+    row = next(line for line in card.splitlines() if line.startswith("| x/zero-told |"))
+    assert row == "| x/zero-told | — | 0.0% | — | 40.0% | -40.0 | — |"
+    assert "inf%" not in card

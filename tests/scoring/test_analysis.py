@@ -1,5 +1,6 @@
 """The BLINDSPOT analysis on frames whose answers are known by construction."""
 
+import json
 import math
 
 import numpy as np
@@ -8,6 +9,7 @@ import pytest
 
 from labeler import analysis
 from labeler.lexicon import load_starter
+from labeler.scoring.match import score_names
 from labeler.scoring.rescore import rescore_rows
 
 STARTER = load_starter()
@@ -102,11 +104,10 @@ def test_bootstrap_is_paired_seeded_and_brackets_the_estimate():
 
 
 def test_json_carries_values_and_cis():
-    import json
-
     frame = paired_frame()
     table = analysis.results_table(frame)
-    data = json.loads(analysis.render_json(table, analysis.bootstrap_ci(frame, n_boot=200)))
+    text = analysis.render_json(table, analysis.bootstrap_ci(frame, n_boot=200))
+    data = json.loads(text)["models"]
     assert data[0]["model"] == "m" and data[0]["desc"] is None
     assert data[0]["grounded"] == pytest.approx(20.0)
     lo, hi = data[0]["ci"]["told"]
@@ -181,3 +182,148 @@ def test_shuffled_key_control_is_near_zero(generated):
     control = analysis.shuffled_key_control(frame, STARTER, seed=0)
     assert (real.loc["alpha", "told"]) > 40
     assert float(np.nanmax(control.to_numpy())) < 2.0
+
+
+def strict_json(text: str):
+    """Parse JSON the way strict parsers do: NaN/Infinity are errors."""
+
+    def refuse(constant: str):
+        raise ValueError(f"non-standard JSON constant {constant}")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_recited_is_undefined_not_infinite_when_told_is_zero():
+    frame = pd.DataFrame(
+        [
+            {"item_id": "I1", "model": "m", "condition": "told", "f1": 0.0},
+            {"item_id": "I1", "model": "m", "condition": "no-image", "f1": 0.5},
+        ]
+    )
+    table = analysis.results_table(frame)
+    assert math.isnan(table.loc[0, "recited"]) and table.loc[0, "grounded"] == -50.0
+    assert analysis.render_markdown(table).splitlines()[2] == (
+        "| m | — | 0.0% | — | 50.0% | -50.0 | — |"
+    )
+    text = analysis.render_json(table, analysis.bootstrap_ci(frame, n_boot=50))
+    data = strict_json(text)
+    assert data["models"][0]["recited"] is None
+    json.dumps(data, allow_nan=False)  # nothing non-finite survived parsing either
+
+
+def test_render_json_never_emits_non_finite_numbers():
+    table = pd.DataFrame([{c: math.inf for c in analysis.TABLE_COLUMNS} | {"model": "m"}])
+    data = strict_json(analysis.render_json(table))
+    assert all(data["models"][0][c] is None for c in analysis.TABLE_COLUMNS[1:])
+    assert analysis.render_markdown(table).count("—") == len(analysis.TABLE_COLUMNS) - 1
+
+
+def test_grounded_and_recited_use_only_paired_items():
+    """told on 4 items, no-image on the 2 hardest: an unpaired difference would be wrong."""
+    told = {"I1": 0.2, "I2": 0.4, "I3": 1.0, "I4": 1.0}
+    rows = [{"item_id": i, "model": "m", "condition": "told", "f1": f} for i, f in told.items()]
+    rows += [
+        {"item_id": "I1", "model": "m", "condition": "no-image", "f1": 0.1},
+        {"item_id": "I2", "model": "m", "condition": "no-image", "f1": 0.2},
+    ]
+    frame = pd.DataFrame(rows)
+    row = analysis.results_table(frame).iloc[0]
+    assert row["told"] == pytest.approx(65.0)  # the condition mean keeps every told item
+    assert row["no-image"] == pytest.approx(15.0)
+    assert row["grounded"] == pytest.approx(15.0)  # (30 - 15) over I1, I2; not 65 - 15
+    assert row["recited"] == pytest.approx(50.0)  # 15 / 30; not 15 / 65
+    ci = analysis.bootstrap_ci(frame, n_boot=300).set_index("metric").loc["grounded"]
+    assert ci["lo"] <= row["grounded"] <= ci["hi"]
+    assert ci["estimate"] == pytest.approx(row["grounded"])
+
+
+def audit_frame() -> pd.DataFrame:
+    """Three items, two models; answers whose decline and consensus status is known."""
+    keys = {"I1": ["aorta", "left atrium"], "I2": ["ileum", "jejunum"], "I3": ["retina", "lens"]}
+    answers = [  # (item, model, condition, predicted, raw_text)
+        ("I1", "a", "told", ["aorta", "pulmonary vein"], "aorta; pulmonary vein"),
+        ("I1", "b", "told", ["aorta", "pulmonary vein"], "aorta, pulmonary vein"),
+        ("I2", "a", "told", ["ileum"], "ileum"),
+        ("I2", "b", "told", ["ileum", "caecum"], "ileum, caecum"),
+        ("I3", "a", "no-image", [], "I'm sorry, I cannot see the image."),
+        ("I3", "b", "no-image", ["retina"], "retina"),
+    ]
+    rows = []
+    for item, model, condition, predicted, raw in answers:
+        f1 = score_names(predicted, keys[item]).f1
+        rows.append(
+            {
+                "item_id": item,
+                "model": model,
+                "condition": condition,
+                "f1": f1,
+                "predicted_names": predicted,
+                "key_names": keys[item],
+                "raw_text": raw,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def test_audits_bundle_decline_consensus_and_shuffled_key():
+    audit = analysis.audits(audit_frame())
+    assert audit["decline_rate"]["a"] == {
+        "blind": None,
+        "told": 0.0,
+        "desc": None,
+        "no-image": 100.0,
+    }
+    assert audit["decline_rate"]["b"]["no-image"] == 0.0
+    # consensus: aorta, pulmonary vein (I1), ileum (I2): one of three is absent
+    assert audit["consensus_names"] == 3
+    assert audit["consensus_absent_share"] == pytest.approx(100 / 3, abs=1e-3)
+    assert audit["shuffled_key_control"]["a"]["told"] == 0.0
+    assert audit["shuffled_key_control"]["b"]["no-image"] == 0.0
+    strict_json(analysis.render_json(analysis.results_table(audit_frame()), audit=audit))
+    text = analysis.render_markdown(analysis.results_table(audit_frame()), audit)
+    assert "## Audits" in text
+    assert "| a | — | 0.0% | — | 100.0% |" in text
+    assert "Consensus names absent from the key: 33% of 3 names given by ≥ 2 models" in text
+
+
+def test_audits_without_names_say_so_instead_of_inventing_zeros():
+    frame = audit_frame()[["item_id", "model", "condition", "f1"]]
+    audit = analysis.audits(frame)
+    assert audit == {
+        "decline_rate": None,
+        "consensus_names": None,
+        "consensus_absent_share": None,
+        "shuffled_key_control": None,
+    }
+    assert "(needs answer names)" in analysis.render_markdown(analysis.results_table(frame), audit)
+
+
+def test_rescore_refreshes_stale_flags_only_where_rows_carry_them():
+    scores = {"precision": 0.0, "recall": 0.0, "n_pred": 1, "n_key": 1}
+    base = {"model": "m", "predicted_names": ["aorta"], "key_names": ["aorta"], **scores}
+    rows = [
+        {
+            "item_id": "A",
+            "condition": "no-image",
+            **base,
+            "f1": 0.0,
+            "unsolved_core": True,
+            "recitable": False,
+            "parse_ok": True,
+        },
+        {
+            "item_id": "B",
+            "condition": "told",
+            **base,
+            "predicted_names": ["x"],
+            "f1": 1.0,
+            "unsolved_core": False,
+            "recitable": True,
+        },
+        {"item_id": "B", "condition": "blind", **base, "predicted_names": ["x"], "f1": 1.0},
+    ]
+    out = rescore_rows(rows)
+    assert [list(r) for r in out] == [list(r) for r in rows]  # row shape and key order kept
+    assert (out[0]["unsolved_core"], out[0]["recitable"]) == (False, True)  # solved, recited
+    assert (out[1]["unsolved_core"], out[1]["recitable"]) == (True, False)
+    assert "unsolved_core" not in out[2]

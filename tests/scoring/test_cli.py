@@ -7,7 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
+
+from labeler import analysis
+from labeler.lexicon import load_starter
 
 ROOT = Path(__file__).resolve().parents[2]
 STARTER_CSV = ROOT / "resources" / "lexicon" / "biology.csv"
@@ -62,7 +66,7 @@ def test_report_rescores_with_lexicon_and_prints_markdown_and_json(results_file)
     )
     assert "| alpha | 63.0% | 83.3% | 83.3% | 34.0% | +49.3 | 41% |" in fresh.stdout
     as_json = run("report", str(results_file), "--lexicon", str(STARTER_CSV), "--format", "json")
-    data = {entry["model"]: entry for entry in json.loads(as_json.stdout)}
+    data = {entry["model"]: entry for entry in json.loads(as_json.stdout)["models"]}
     lo, hi = data["alpha"]["ci"]["grounded"]
     assert lo <= data["alpha"]["grounded"] <= hi
     assert data["beta"]["no-image"] is None and data["beta"]["ci"]["grounded"] is None
@@ -116,3 +120,37 @@ def test_unparsed_answer_scores_zero_instead_of_failing(tmp_path):
     done = run("score", str(path))
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["f1"] == 0.0 and json.loads(done.stdout)["n_pred"] == 0
+
+
+def test_report_json_is_strict_and_carries_the_audits(tmp_path, results_file):
+    rows = [json.loads(line) for line in results_file.read_text().splitlines()]
+    rows += [  # a model that scores 0 when told but not without the image: recited undefined
+        {**rows[0], "model": "gamma", "condition": "told", "predicted_names": ["nothing"]},
+        {**rows[0], "model": "gamma", "condition": "no-image"},
+    ]
+    path = tmp_path / "results.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    args = ("report", str(path), "--lexicon", str(STARTER_CSV))
+    done = run(*args, "--format", "json")
+    assert done.returncode == 0, done.stderr
+
+    def refuse(constant):
+        raise AssertionError(f"report emitted {constant}")
+
+    data = json.loads(done.stdout, parse_constant=refuse)
+    gamma = next(m for m in data["models"] if m["model"] == "gamma")
+    assert gamma["told"] == 0.0 and gamma["no-image"] > 0 and gamma["recited"] is None
+    audits = data["audits"]
+    assert audits["decline_rate"]["alpha"]["told"] == 0.0  # every generated answer names parts
+    assert audits["shuffled_key_control"]["alpha"]["told"] == 0.0  # keys share no names
+    # "no such structure" (answers naming nothing) is a consensus name absent from every key
+    frame = pd.DataFrame(rows)
+    names = analysis.consensus_names(frame, load_starter())
+    assert audits["consensus_names"] == len(names) > 0
+    want = 100 * (~names["in_key"]).mean()
+    assert audits["consensus_absent_share"] == pytest.approx(want, abs=1e-3) and 0 < want < 100
+
+    markdown = run(*args).stdout
+    assert "inf" not in markdown and "| gamma | — | 0.0% | — |" in markdown
+    assert "## Audits" in markdown and "Decline rate" in markdown
+    assert f"Consensus names absent from the key: {want:.0f}% of {len(names)} names" in markdown
