@@ -19,12 +19,13 @@ import cv2
 import numpy as np
 from PIL import Image
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
 
 from labeler.erase.ocr import _engine, read_text
 from labeler.erase.raster import erase_raster_labels, find_raster_anchors
 
-FOLDER = Path(sys.argv[1] if len(sys.argv) > 1 else "/work/shared/external-figures")
+FOLDER = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared" / "external-figures"
 
 
 def timed(func, *args, runs: int = 3) -> tuple[float, object]:

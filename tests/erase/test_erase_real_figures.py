@@ -2,27 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pymupdf
 import pytest
 
 from labeler.erase import erase_figure
 from labeler.pdf.document import open_document
+from tests.paths import EXTERNAL_FIGURES
 
-ROOT = Path(__file__).resolve().parents[2]
-# ../shared beside the checkout (the main checkout), or two levels up (a worktree in wt/)
-FIGURES = (
-    next(
-        (p for p in (ROOT.parent / "shared", ROOT.parents[1] / "shared") if p.is_dir()),
-        ROOT.parent / "shared",
-    )
-    / "external-figures"
-)
+FIGURES = EXTERNAL_FIGURES
 
-needs_figures = pytest.mark.skipif(
-    not FIGURES.is_dir(), reason=f"shared external figures not present at {FIGURES}"
-)
 
 # Printed on the figure: 8 labels in 13 spans (LICENSES.md says 7 labels, but the
 # figure prints eight, "Epiphyseal plate" and "Medullary cavity" sharing one block).
@@ -38,7 +26,6 @@ BONE_LABELS = [
 ]
 
 
-@needs_figures
 def test_bone_cross_section_vector_text():
     doc = open_document(FIGURES / "bone-cross-section.svg")
     result = erase_figure(doc, 1, dpi=72)
@@ -50,7 +37,6 @@ def test_bone_cross_section_vector_text():
     assert anchors["Medullary cavity"] == pytest.approx((394.92, 301.08), abs=1)
 
 
-@needs_figures
 def test_cell_membrane_outlines():
     doc = open_document(FIGURES / "cell-membrane-components.svg")
     assert doc[0].get_text().strip() == ""

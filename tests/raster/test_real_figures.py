@@ -8,7 +8,6 @@ images by eye.
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,8 +15,9 @@ from PIL import Image
 
 from labeler.erase.ocr import read_text
 from labeler.erase.raster import erase_raster_labels, find_raster_anchors
+from tests.paths import EXTERNAL_FIGURES
 
-FOLDER = Path("/work/shared/external-figures")
+FOLDER = EXTERNAL_FIGURES
 
 KNOWN = {
     "openstax-ap2e-2409_Tooth.jpg": [
@@ -62,10 +62,6 @@ LINE_ENDS = {
         "Golgi vesicle": (194, 495),
     },
 }
-
-pytestmark = pytest.mark.skipif(
-    not FOLDER.is_dir(), reason=f"the shared real figures folder {FOLDER} is not on this machine"
-)
 
 
 @cache
