@@ -19,13 +19,13 @@ import cv2
 import numpy as np
 from PIL import Image
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from labeler.erase.ocr import _engine, read_text
 from labeler.erase.raster import erase_raster_labels, find_raster_anchors
 
-FOLDER = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared" / "external-figures"
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+FOLDER = Path(sys.argv[1]) if len(sys.argv) > 1 else SHARED / "external-figures"
 
 
 def timed(func, *args, runs: int = 3) -> tuple[float, object]:

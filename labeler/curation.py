@@ -33,14 +33,17 @@ def add_item_from_document(
     password: str | None = None,
     edits: Mapping[str, Sequence[Any]] | None = None,
     marker_names: Mapping[str, str] | None = None,
+    key: Sequence[KeyEntry] | None = None,
 ) -> Item:
     """Erase and harvest ``clip`` of ``page`` (1-based) and store it as a draft item.
 
     ``edits`` holds the curator's erase edits (``keep``, ``extra_boxes``,
     ``removed_boxes``: boxes; ``mask_strokes``: painted strokes, see
     :func:`labeler.erase.erase_figure`); ``marker_names`` maps printed marker letters to the
-    names the curator supplies. The pattern defaults to ``C`` when the figure
-    carries markers and ``B`` otherwise.
+    names the curator supplies. ``key``, when given, is the curator's edited key,
+    stored instead of the harvested one in the same transaction (a bad key then
+    stores nothing). The pattern defaults to ``C`` when the figure carries
+    markers and ``B`` otherwise.
     """
     from labeler.erase import erase_figure
     from labeler.pdf.document import open_document
@@ -52,7 +55,8 @@ def add_item_from_document(
         page_count = doc.page_count
     finally:
         doc.close()
-    key = key_from_labels(result.labels, marker_names or {})
+    if key is None:
+        key = key_from_labels(result.labels, marker_names or {})
     if pattern is None:
         pattern = "C" if any(entry.marker for entry in key) else "B"
     with project.transaction():

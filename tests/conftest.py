@@ -1,4 +1,4 @@
-"""Shared test set-up: Qt runs offscreen; every test gets its own temp folders."""
+"""Shared test set-up: Qt runs offscreen (no display on CI or developer machines)."""
 
 import os
 

@@ -60,3 +60,23 @@ def test_add_item_reports_bad_document_without_traceback(tmp_path):
     out = labeler("add-item", str(tmp_path / "p"), "--pdf", str(bad), "--page", "1")
     assert out.returncode == 2 and "Traceback" not in out.stderr
     assert "broken.pdf" in out.stderr
+
+
+def test_add_item_with_a_bad_curated_key_stores_nothing(tmp_path):
+    import pytest
+
+    from labeler.curation import add_item_from_document
+    from labeler.demo import SAMPLE_BOOK
+    from labeler.errors import LabelerError
+    from labeler.samples.book import layout
+    from labeler.store import KeyEntry, Project
+
+    heart = layout()[0]
+    with Project.create(tmp_path / "p") as project:
+        with pytest.raises(LabelerError, match="needs a name or a marker"):
+            add_item_from_document(
+                project, SAMPLE_BOOK, 1, heart.clip, key=[KeyEntry("Aorta"), KeyEntry(" ")]
+            )
+        assert project.items.list() == [] and project.sources.all() == []
+        item = add_item_from_document(project, SAMPLE_BOOK, 1, heart.clip, key=[KeyEntry("Aorta")])
+        assert [e.name for e in project.items.key(item.id)] == ["Aorta"]

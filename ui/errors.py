@@ -38,7 +38,10 @@ def show_error(exc: BaseException, parent: QWidget | None = None, title: str = "
         box.setText(str(exc))
     else:
         box.setIcon(QMessageBox.Icon.Critical)
-        box.setText("Something went wrong inside Labeler. Your project was not changed by it.")
+        box.setText(
+            "Something went wrong inside Labeler. What was already saved is kept; "
+            "the action that failed may be incomplete."
+        )
         box.setInformativeText(f"{type(exc).__name__}: {exc}")
         details = getattr(exc, "__traceback_text__", None) or "".join(
             traceback.format_exception(type(exc), exc, exc.__traceback__)

@@ -51,11 +51,6 @@ class TextSpan:
         return math.degrees(math.atan2(-self.direction[1], self.direction[0]))
 
     @property
-    def axis_aligned(self) -> bool:
-        dx, dy = self.direction
-        return abs(dx) < 1e-3 or abs(dy) < 1e-3
-
-    @property
     def plausible(self) -> bool:
         x0, y0, x1, y1 = self.bbox
         if not 2.0 <= self.size <= 400.0 or x1 - x0 <= 0.1 or y1 - y0 <= 0.1:

@@ -33,7 +33,9 @@ def center_in(box: Sequence[float], area: Sequence[float]) -> bool:
     return area[0] <= cx <= area[2] and area[1] <= cy <= area[3]
 
 
-def first_containing(box: Sequence[float], areas: Iterable[Sequence[float]]):
+def first_containing(
+    box: Sequence[float], areas: Iterable[Sequence[float]]
+) -> Sequence[float] | None:
     """The first of ``areas`` holding the centre of ``box``, or None."""
     return next((a for a in areas if center_in(box, a)), None)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import secrets
 import sqlite3
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 from labeler.errors import ProjectError
@@ -79,7 +80,7 @@ class Project:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def transaction(self):
+    def transaction(self) -> AbstractContextManager[sqlite3.Connection]:
         """``with project.transaction():`` groups writes into one atomic unit."""
         return transaction(self.db)
 

@@ -86,15 +86,6 @@ class ResponseTable:
         )
         return [_response(r) for r in rows]
 
-    def hashes_with_status(self, statuses: Iterable[str]) -> set[str]:
-        """Request hashes that already have a response in one of ``statuses`` (for resume)."""
-        statuses = list(statuses)
-        marks = ", ".join("?" for _ in statuses)
-        rows = self.db.execute(
-            f"SELECT DISTINCT request_hash FROM responses WHERE status IN ({marks})", statuses
-        )
-        return {r[0] for r in rows}
-
     def models(self) -> list[str]:
         """Every model with at least one stored response."""
         return [r[0] for r in self.db.execute("SELECT DISTINCT model FROM responses ORDER BY 1")]

@@ -98,17 +98,14 @@ def add_item(folder: str, path: str, page: int, clip: Box, edits: dict, key: lis
     """Store a region as a new item through the core; returns its id.
 
     Runs on the document pool with its own project connection (a ``Project``
-    belongs to one thread). ``key`` is the curator's edited draft key, saved
-    over the harvested one when given.
+    belongs to one thread). ``key`` is the curator's edited draft key, stored
+    instead of the harvested one (in the same transaction) when given.
     """
     from labeler.curation import add_item_from_document
     from labeler.store import Project
 
     with Project.open(folder) as project:
-        item = add_item_from_document(project, path, page, clip, edits=edits)
-        if key is not None:
-            project.items.set_key(item.id, key)
-        return item.id
+        return add_item_from_document(project, path, page, clip, edits=edits, key=key).id
 
 
 def reerase_item(folder: str, item_id: str, edits: dict) -> str:

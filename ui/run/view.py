@@ -1,7 +1,7 @@
 """Run: choose models, conditions and items; see the cost first; watch it run.
 
-The run happens on a worker thread (:mod:`ui.run.worker`), so the window stays
-responsive; Cancel stops it between calls and everything finished is already
+The run happens in a child process (:mod:`ui.run.worker`, decision 0006), so the
+window stays responsive; Cancel stops it between calls and everything finished is already
 stored. Starting the same run again resumes it: the core runner skips every
 cell already answered for the same request, and the plan above the Start
 button says how many that is before anything is sent.
