@@ -9,6 +9,7 @@ read from the environment when a client is built and is never stored.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -31,6 +32,7 @@ _PRICES = ("price_input_per_mtok", "price_output_per_mtok")
 _IDENTITY = ("name", "provider", "model", "base_url", "api_key_env")
 DEFAULT_TIMEOUT_S = 600.0
 _KNOWN = {*_IDENTITY, *_SETTINGS, *_PRICES, "timeout_s"}
+_VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 @dataclass(frozen=True)
@@ -144,7 +146,7 @@ def _parse_entry(file: Path, index: int, entry: object) -> ModelConfig:
     if provider == "baseline" and model != "subject-prior":
         raise ConfigError(f"{where}: the baseline provider has one model, 'subject-prior'")
     base_url = _text(entry, "base_url", where)
-    api_key_env = _text(entry, "api_key_env", where)
+    api_key_env = _key_variable(entry, where)
     if provider == "baseline" and api_key_env is not None:
         raise ConfigError(f"{where}: the baseline runs offline and takes no api_key_env")
     if provider != "baseline" and api_key_env is None and not (provider == "openai" and base_url):
@@ -191,6 +193,20 @@ def _parse_entry(file: Path, index: int, entry: object) -> ModelConfig:
         timeout_s=float(timeout),
         **prices,
     )
+
+
+def _key_variable(entry: dict, where: str) -> str | None:
+    """``api_key_env``, which must be a variable name; the value is never echoed back,
+    because what gets pasted there by mistake is usually the key itself."""
+    value = entry.get("api_key_env")
+    if value is None:
+        return None
+    if not isinstance(value, str) or not _VARIABLE.fullmatch(value.strip()):
+        raise ConfigError(
+            f"{where}: api_key_env must be the NAME of an environment variable"
+            " (letters, digits, _), not the key itself"
+        )
+    return value.strip()
 
 
 def _text(entry: dict, key: str, where: str, required: bool = False) -> str | None:

@@ -90,12 +90,14 @@ def _matching_brace(text: str, start: int) -> int | None:
 
 
 def _loads(text: str):
+    """The decoded JSON or ``None``; ``strict=False`` because models put raw newlines and
+    tabs inside strings, which is no reason to throw their answer away."""
     try:
-        return json.loads(text)
+        return json.loads(text, strict=False)
     except json.JSONDecodeError:
         pass
     try:
-        return json.loads(_strip_trailing_commas(text))
+        return json.loads(_strip_trailing_commas(text), strict=False)
     except json.JSONDecodeError:
         return None
 
@@ -130,12 +132,17 @@ def _from_object(obj: dict) -> ParsedAnswer:
     if not isinstance(raw_labels, list):
         return ParsedAnswer(diagram_is, [], False, "'labels' is not a list")
     labels: list[Label] = []
+    malformed: list[object] = []
     for entry in raw_labels:
         label = _label(entry)
         if label is None:
-            return ParsedAnswer(diagram_is, labels, False, f"malformed label {entry!r}")
-        if label.name:
+            malformed.append(entry)
+        elif label.name:
             labels.append(label)
+    if malformed:
+        # One bad entry must not cost the model its other labels, nor pass as a clean answer.
+        shown = ", ".join(repr(e)[:80] for e in malformed)
+        return ParsedAnswer(diagram_is, labels, False, f"malformed label(s) skipped: {shown}")
     return ParsedAnswer(diagram_is, labels, True, None)
 
 
@@ -156,7 +163,7 @@ def _salvage(raw: str, truncated: bool) -> ParsedAnswer:
     """Recover the complete label objects of an answer cut off mid-JSON."""
     why = "answer was truncated" if truncated else "no complete JSON object with 'labels'"
     match = _DIAGRAM_IS.search(raw)
-    diagram_is = json.loads(f'"{match.group(1)}"').strip() if match else None
+    diagram_is = _json_string(match.group(1)).strip() if match else None
     labels: list[Label] = []
     opening = _LABELS.search(raw)
     if opening:
@@ -173,3 +180,11 @@ def _salvage(raw: str, truncated: bool) -> ParsedAnswer:
                 labels.append(label)
             pos = end + 1
     return ParsedAnswer(diagram_is, labels, False, why)
+
+
+def _json_string(body: str) -> str:
+    """Decode the inside of a JSON string; a bad escape (``\\q``) keeps the raw text instead."""
+    try:
+        return json.loads(f'"{body}"', strict=False)
+    except json.JSONDecodeError:
+        return body

@@ -23,7 +23,7 @@ import random
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from labeler.errors import LabelerError
 from labeler.prompts import CONDITIONS, build_prompt, needs_image
@@ -247,7 +247,9 @@ def run(
     """Plan (unless given ``plan``) and send; blocks until done or ``cancel`` is set.
 
     ``concurrency`` is the number of calls in flight per provider (default 4).
-    ``on_progress`` is called on this thread after every stored response.
+    ``on_progress`` is called on this thread after every stored response. A model's
+    answer never ends a run (see ``_Sender._store``); if the project itself refuses a
+    write, no new call is sent, the answers in flight are stored, then that error is raised.
     """
     if plan is None:
         plan = plan_run(project, models, conditions, item_ids, retry_failed)
@@ -277,6 +279,8 @@ def run(
         cancelled = asyncio.run(sender.send_all())
     finally:
         project.responses.finish_run(run_id)
+    if sender.failure is not None:
+        raise sender.failure
     return RunSummary(
         run_id,
         len(plan.calls),
@@ -312,6 +316,7 @@ class _Sender:
         self.done = 0
         self.counts: Counter[str] = Counter({s: 0 for s in STATUSES})
         self.cost = 0.0
+        self.failure: Exception | None = None
 
     async def send_all(self) -> bool:
         """Send every planned call; returns whether the run was cancelled."""
@@ -353,18 +358,31 @@ class _Sender:
             task.cancel()
 
     async def _worker(self, queue: asyncio.Queue[PlannedCall], providers: Mapping[str, Provider]):
-        while not queue.empty():
+        while not queue.empty() and self.failure is None:
             call = queue.get_nowait()
             provider = providers[call.model.name]
             request = CallRequest(
                 call.prompt, call.image, call.item_id, call.subject, call.condition
             )
             result, attempts = await send_with_retries(provider, request, self.retry)
-            self._store(call, result, attempts)
+            try:
+                self._store(call, result, attempts)
+            except Exception as exc:  # the store itself fails: send nothing new, keep in-flight
+                self.failure = self.failure or exc
 
     def _store(self, call: PlannedCall, result: CallResult, attempts: int) -> None:
-        response = to_new_response(call, result, attempts, self.run_id)
-        self.project.responses.record(response)
+        """Store one answer; an answer that cannot be parsed or stored as is is kept raw.
+
+        The call is paid for, and the other calls in flight must go on: whatever a
+        model sent (a lone surrogate, a shape the parser chokes on) becomes one
+        ``parse_error`` row holding the raw text and the reason.
+        """
+        try:
+            response = to_new_response(call, result, attempts, self.run_id)
+            self.project.responses.record(response)
+        except Exception as exc:
+            response = unparsed_response(call, result, attempts, self.run_id, exc)
+            self.project.responses.record(response)
         self.done += 1
         self.counts[response.status] += 1
         self.cost += response.cost_usd or 0.0
@@ -413,6 +431,37 @@ def to_new_response(
             error += f"; reasoning used the whole output budget ({reasoning} tokens)"
     if error is None and status == REFUSED:
         error = f"model declined (finish_reason={result.finish_reason})"
+    return _row(call, result, attempts, run_id, status, parsed, error)
+
+
+def unparsed_response(
+    call: PlannedCall, result: CallResult, attempts: int, run_id: int | None, exc: Exception
+) -> NewResponse:
+    """The row for an answer that could not be parsed or stored: raw text kept, no labels.
+
+    Text that SQLite cannot encode (lone surrogates) is kept as backslash escapes.
+    """
+    status = PARSE_ERROR if result.text is not None else result.status
+    error = _storable(f"answer could not be parsed or stored: {type(exc).__name__}: {exc}")
+    raw = replace(result, text=_storable(result.text))
+    return _row(call, raw, attempts, run_id, status, ParsedAnswer(None, [], False, None), error)
+
+
+def _storable(text: str | None) -> str | None:
+    if text is None:
+        return None
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _row(
+    call: PlannedCall,
+    result: CallResult,
+    attempts: int,
+    run_id: int | None,
+    status: str,
+    parsed: ParsedAnswer,
+    error: str | None,
+) -> NewResponse:
     image = call.image
     return NewResponse(
         item_id=call.item_id,

@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-from runs_loopback import LoopbackServer, cell_key
+from runs_loopback import LoopbackServer, cell_key, ok
 from runs_support import KEY_ENV, make_project, models_toml
 
 from labeler.prompts import build_prompt, needs_image
@@ -140,3 +140,18 @@ def test_kill_9_mid_run_then_resume_loses_and_repeats_nothing(tmp_path):
         assert server.counts[cell_key("gpt-test", prompt, image)] == 1, (item_id, condition)
     assert server.violations == []
     assert sum(server.counts.values()) <= 12 + 2  # at most the calls in flight were re-sent
+
+
+def test_bad_model_output_is_stored_and_never_a_traceback(tmp_path, server):
+    make_project(tmp_path / "p").close()
+    server.script("of: the human heart", ok('{"diagram_is": "heart\\q", "labels": [{"name": "a'))
+    server.script("of: the kidney", ok('{"labels": [{"name": "\\ud800"}]}'))
+    toml = models_toml(tmp_path / "models.toml", server.url)
+    args = ("run", str(tmp_path / "p"), "--models", str(toml), "--model", "t/openai")
+    out = labeler(*args, "--conditions", "told")
+    assert out.returncode == 0, out.stderr
+    assert "Traceback" not in out.stderr and "sent 3 of 3 calls" in out.stdout
+    db = sqlite3.connect(tmp_path / "p" / "project.sqlite")
+    statuses = dict(db.execute("SELECT item_id, status FROM responses").fetchall())
+    db.close()
+    assert statuses == {"heart": "parse_error", "kidney": "parse_error", "valves": "ok"}

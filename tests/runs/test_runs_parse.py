@@ -68,6 +68,26 @@ def test_failures_are_never_silently_empty_answers():
     assert not bad_label.parse_ok and "malformed label" in bad_label.error
 
 
+def test_a_malformed_label_is_skipped_and_the_rest_kept():
+    parsed = parse_answer('{"labels": [{"name": "a"}, 5, {"name": "b"}, {"hint": "x"}]}')
+    assert parsed.labels == [Label("a"), Label("b")]
+    assert not parsed.parse_ok and "5" in parsed.error and "'hint'" in parsed.error
+
+
+def test_raw_newlines_and_tabs_inside_strings_are_accepted():
+    parsed = parse_answer('{"diagram_is": "human\nheart", "labels": [{"name": "aorta\t"}]}')
+    assert parsed.parse_ok and parsed.diagram_is == "human\nheart"
+    assert parsed.labels == [Label("aorta")]
+
+
+def test_invalid_escape_keeps_the_raw_diagram_is_and_the_labels():
+    parsed = parse_answer('{"diagram_is": "heart\\q", "labels": [{"name": "aorta"}]}')
+    assert not parsed.parse_ok and parsed.error
+    assert parsed.diagram_is == "heart\\q" and parsed.labels == [Label("aorta")]
+    cut = parse_answer('{"diagram_is": "a\\qb", "labels": [{"name": "x"}, {"na', truncated=True)
+    assert cut.diagram_is == "a\\qb" and cut.labels == [Label("x")] and not cut.parse_ok
+
+
 def test_empty_label_list_is_a_valid_answer():
     parsed = parse_answer('{"diagram_is": "x", "labels": []}')
     assert parsed.parse_ok and parsed.labels == []

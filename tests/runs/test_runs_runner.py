@@ -1,10 +1,11 @@
 """The runner on a real project: resume, --retry-failed, cancellation, progress, baseline."""
 
+import sqlite3
 import threading
 import time
 
 import pytest
-from runs_loopback import LoopbackServer, http_error, truncated
+from runs_loopback import LoopbackServer, http_error, ok, truncated
 from runs_support import figure, make_project, models_toml
 
 from labeler.errors import LabelerError
@@ -200,3 +201,43 @@ def test_unknown_condition_and_item_are_user_errors(project):
         plan_run(project, [baseline_model()], ["told", "image-only"])
     with pytest.raises(LabelerError, match="no item with id"):
         plan_run(project, [baseline_model()], ["told"], ["nope"])
+
+
+def test_answers_that_break_parsing_or_storing_are_kept_raw_and_the_run_goes_on(
+    project, key_env, tmp_path
+):
+    bad_escape = '{"diagram_is": "heart\\q", "labels": [{"name": "aorta"}]}'
+    surrogate_label = '{"diagram_is": "valves", "labels": [{"name": "\\ud800"}]}'
+    surrogate_text = 'Sure \ud800 {"labels": [{"name": "glomerulus"}]}'
+    with LoopbackServer() as server:
+        server.script("of: the human heart", ok(bad_escape))
+        server.script("of: the kidney", ok(surrogate_text))
+        server.script("of: valves", ok(surrogate_label, delay=0.3))  # still in flight
+        summary = run(project, openai_model(tmp_path, server), ["told"], retry=FAST)
+        assert summary.sent == 3 and summary.counts["parse_error"] == 3
+    rows = {r.item_id: r for r in project.responses.latest()}
+    heart, valves, kidney = rows["heart"], rows["valves"], rows["kidney"]
+    assert heart.raw_text == bad_escape and heart.diagram_is == "heart\\q"
+    assert [x["name"] for x in heart.labels] == ["aorta"]
+    assert valves.raw_text == surrogate_label and valves.labels == []
+    assert "UnicodeEncodeError" in valves.error and valves.input_tokens
+    assert kidney.raw_text == surrogate_text.replace("\ud800", "\\ud800")
+    assert "UnicodeEncodeError" in kidney.error and kidney.status == "parse_error"
+    assert plan_run(project, openai_model(tmp_path, server), ["told"]).calls == []
+
+
+def test_a_store_failure_sends_nothing_new_but_keeps_the_answers_in_flight(
+    project, key_env, tmp_path
+):
+    project.db.execute(
+        "CREATE TEMP TRIGGER refuse BEFORE INSERT ON responses WHEN NEW.item_id = 'heart'"
+        " BEGIN SELECT RAISE(ABORT, 'disk says no'); END"
+    )
+    with LoopbackServer() as server:
+        server.script("of: valves", ok(delay=0.3))  # in flight when the heart fails to store
+        models = openai_model(tmp_path, server)
+        with pytest.raises(sqlite3.IntegrityError, match="disk says no"):
+            run(project, models, ["told"], concurrency=2, retry=FAST)
+        assert len(server.seen) == 2  # the kidney was never sent
+    assert [(r.item_id, r.status) for r in project.responses.latest()] == [("valves", "ok")]
+    assert project.db.execute("SELECT finished_at FROM runs").fetchone()[0] is not None

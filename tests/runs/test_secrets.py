@@ -34,3 +34,26 @@ def test_a_run_and_an_export_never_contain_the_api_key(tmp_path, server):
         assert KEY.encode() not in path.read_bytes(), path
     assert all(KEY not in text for text in outputs)
     assert KEY_ENV in (tmp_path / "models.toml").read_text()  # the name, never the value
+
+
+def test_a_key_pasted_as_api_key_env_is_rejected_without_being_echoed(tmp_path):
+    make_project(tmp_path / "p").close()
+    pasted = "sk-proj-Hx4Tq9Wm2Lr7Nc5Vb8"
+    toml = tmp_path / "models.toml"
+    toml.write_text(
+        f'[[models]]\nname = "x"\nprovider = "openai"\nmodel = "gpt"\napi_key_env = "{pasted}"\n',
+        encoding="utf-8",
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    command = [sys.executable, "-m", "labeler", "run", str(tmp_path / "p"), "--models", str(toml)]
+    for extra in ([], ["--dry-run"]):
+        out = subprocess.run(
+            [*command, *extra],
+            capture_output=True,
+            text=True,
+            env=env,
+        )
+        assert out.returncode == 2
+        assert "api_key_env must be the NAME of an environment variable" in out.stderr
+        assert pasted not in out.stdout + out.stderr
+        assert pasted[:12] not in out.stdout + out.stderr  # not even a prefix of it
