@@ -14,6 +14,15 @@ class DocumentError(LabelerError):
     """A source document is missing, unreadable, encrypted, empty or not a document."""
 
 
+class PasswordRequired(DocumentError):
+    """An encrypted PDF needs a password, or the one given is wrong.
+
+    A subclass so that callers can react (the GUI asks for the password and
+    retries) without parsing the message, which stays free of any one front
+    end's wording: the CLI adds its ``--password`` hint itself.
+    """
+
+
 class ProjectError(LabelerError):
     """A project folder is missing, not a project, or from a newer Labeler."""
 

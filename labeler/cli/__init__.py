@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 
 from labeler import __version__
-from labeler.errors import LabelerError
+from labeler.errors import LabelerError, PasswordRequired
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,8 +39,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except LabelerError as exc:
-        print(f"labeler: error: {exc}", file=sys.stderr)
+        hint = "; give it with --password" if _wants_password(args, exc) else ""
+        print(f"labeler: error: {exc}{hint}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("labeler: interrupted", file=sys.stderr)
         return 130
+
+
+def _wants_password(args: argparse.Namespace, exc: LabelerError) -> bool:
+    """The core's password message names no flag; commands that take one say which."""
+    return isinstance(exc, PasswordRequired) and hasattr(args, "password")

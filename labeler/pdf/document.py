@@ -4,7 +4,8 @@ Curators feed Labeler whatever they have: PDFs (sometimes encrypted or broken),
 SVG exports and plain images. Everything is normalised to a ``pymupdf.Document``
 that behaves like a PDF, so the rest of the core needs only one code path, and
 every way an input can be unusable becomes a :class:`DocumentError` whose message
-says what to do.
+says what to do (a missing or wrong password is the subclass
+:class:`~labeler.errors.PasswordRequired`, so front ends can ask for one).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import pymupdf
 
-from labeler.errors import DocumentError
+from labeler.errors import DocumentError, PasswordRequired
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg"}
 SVG_SUFFIXES = {".svg"}
@@ -47,9 +48,9 @@ def open_document(path: str | os.PathLike[str], password: str | None = None) -> 
         raise DocumentError(f"{file}: the PDF is damaged and cannot be read ({exc})") from exc
     if doc.needs_pass:
         if password is None:
-            raise DocumentError(f"{file}: the PDF is encrypted; give its password (--password)")
+            raise PasswordRequired(f"{file}: the PDF is encrypted; its password is needed")
         if not doc.authenticate(password):
-            raise DocumentError(f"{file}: wrong password for this encrypted PDF")
+            raise PasswordRequired(f"{file}: wrong password for this encrypted PDF")
     if doc.page_count == 0:
         raise DocumentError(f"{file}: the PDF has no pages")
     return doc

@@ -6,7 +6,8 @@ import numpy as np
 import pymupdf
 import pytest
 
-from labeler.errors import DocumentError
+from labeler.cli import main
+from labeler.errors import DocumentError, PasswordRequired
 from labeler.pdf.content import drawings, image_boxes, text_spans
 from labeler.pdf.document import get_page, open_document, render_page
 
@@ -67,12 +68,40 @@ def test_encrypted_needs_the_right_password(tmp_path):
         user_pw="sesame",
         owner_pw="owner",
     )
-    with pytest.raises(DocumentError, match=r"encrypted.*password"):
+    with pytest.raises(PasswordRequired, match=r"encrypted.*password") as missing:
         open_document(path)
-    with pytest.raises(DocumentError, match="wrong password"):
+    with pytest.raises(PasswordRequired, match="wrong password") as wrong:
         open_document(path, password="guess")
+    # a DocumentError like any other, worded for every front end (no CLI flag)
+    assert isinstance(missing.value, DocumentError)
+    assert "--password" not in str(missing.value) + str(wrong.value)
     doc = open_document(path, password="sesame")
     assert "Hello" in doc[0].get_text()
+
+
+def test_other_document_errors_are_not_password_errors(tmp_path):
+    path = tmp_path / "not.pdf"
+    path.write_text("plain text")
+    with pytest.raises(DocumentError) as caught:
+        open_document(path)
+    assert not isinstance(caught.value, PasswordRequired)
+
+
+def test_cli_adds_its_password_flag_to_the_hint(tmp_path, capsys):
+    path = _save(
+        _one_page(),
+        tmp_path / "locked.pdf",
+        encryption=pymupdf.PDF_ENCRYPT_AES_256,
+        user_pw="sesame",
+        owner_pw="owner",
+    )
+    args = ["erase", "--pdf", str(path), "--page", "1", "--out", str(tmp_path / "out")]
+    assert main(args) == 2
+    assert "its password is needed; give it with --password" in capsys.readouterr().err
+    assert main([*args, "--password", "guess"]) == 2
+    assert "wrong password" in capsys.readouterr().err
+    assert main([*args, "--password", "sesame"]) == 0
+    assert (tmp_path / "out" / "question.png").is_file()
 
 
 def test_svg_and_images_open_as_one_page_pdfs(tmp_path):
