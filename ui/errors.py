@@ -26,6 +26,11 @@ def set_interactive(value: bool) -> None:
     _interactive = value
 
 
+def interactive() -> bool:
+    """Whether dialogs may be shown (off for offscreen runs, which nobody answers)."""
+    return _interactive
+
+
 def show_error(exc: BaseException, parent: QWidget | None = None, title: str = "Labeler") -> None:
     """Tell the user about ``exc`` in a modal message box."""
     if not _interactive:

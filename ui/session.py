@@ -32,6 +32,9 @@ class Session(QObject):
         super().__init__(parent)
         self.project: Project | None = None
         self.undo_stack = QUndoStack(self)
+        # passwords of encrypted source PDFs, by path: asked once per run and kept
+        # only here in memory, never in settings, the project or a log
+        self.passwords: dict[str, str] = {}
 
     def open(self, folder: str | Path) -> Project:
         """Open a project folder (closing the previous one) and tell every view."""

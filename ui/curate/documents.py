@@ -6,12 +6,17 @@ path in that thread, so scrolling through a 1,000-page book opens it once.
 Nothing here decides anything: it calls ``labeler.pdf`` and ``labeler.erase``
 and converts their output into what Qt shows (``QImage`` is safe to build off
 the GUI thread; ``QPixmap`` is not, so the views convert).
+
+Every function takes the ``password`` of an encrypted PDF (None for any other
+document). The view asks the curator for it once and keeps it in memory only;
+it travels with :class:`DocumentInfo` so that page and thumbnail renders can
+reopen the document after the cache has closed it.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from PySide6.QtGui import QImage
@@ -34,12 +39,13 @@ class DocumentInfo:
     path: str
     kind: str
     page_sizes: list[tuple[float, float]]  # points, per page
+    password: str | None = field(default=None, repr=False)  # never printed or logged
 
 
-def _document(path: str):
+def _document(path: str, password: str | None):
     doc = _open.get(path)
     if doc is None:
-        doc = open_document(path)
+        doc = open_document(path, password=password)
         _open[path] = doc
         while len(_open) > MAX_OPEN:
             _open.popitem(last=False)[1].close()
@@ -47,25 +53,27 @@ def _document(path: str):
     return doc
 
 
-def describe(path: str) -> DocumentInfo:
+def describe(path: str, password: str | None = None) -> DocumentInfo:
     """Open ``path`` and measure its pages."""
     kind = KINDS.get(Path(path).suffix.lower(), "pdf")
-    return DocumentInfo(path, kind, page_sizes(_document(path)))
+    return DocumentInfo(path, kind, page_sizes(_document(path, password)), password)
 
 
-def render(path: str, page: int, dpi: float, clip: Box | None = None) -> QImage:
+def render(
+    path: str, page: int, dpi: float, clip: Box | None = None, password: str | None = None
+) -> QImage:
     """1-based ``page`` (or ``clip`` of it, in points) at ``dpi`` as an RGB ``QImage``."""
     import pymupdf
 
-    target = get_page(_document(path), page)
+    target = get_page(_document(path, password), page)
     pix = render_pixmap(target, max(1, round(dpi)), None if clip is None else pymupdf.Rect(clip))
     image = QImage(pix.samples, pix.width, pix.height, pix.stride, QImage.Format.Format_RGB888)
     return image.copy()  # detach from pix's buffer, which dies with this frame
 
 
-def propose(path: str, page: int) -> list[tuple[Box, str]]:
+def propose(path: str, page: int, password: str | None = None) -> list[tuple[Box, str]]:
     """Figure regions the core proposes on ``page`` (points), best first, with a tooltip."""
-    candidates = propose_figures(_document(path), page)
+    candidates = propose_figures(_document(path, password), page)
     return [
         (tuple(c.clip), c.caption or f"Proposed figure (score {c.score:.2f})") for c in candidates
     ]
@@ -80,10 +88,11 @@ def erase(
     extra_boxes: tuple[Box, ...] = (),
     removed_boxes: tuple[Box, ...] = (),
     mask_strokes: tuple[dict, ...] = (),
+    password: str | None = None,
 ) -> EraseResult:
     """Erase ``clip`` with the curator's edits (the core's one entry point)."""
     return erase_figure(
-        _document(path),
+        _document(path, password),
         page,
         clip,
         dpi,
@@ -94,7 +103,15 @@ def erase(
     )
 
 
-def add_item(folder: str, path: str, page: int, clip: Box, edits: dict, key: list | None) -> str:
+def add_item(
+    folder: str,
+    path: str,
+    page: int,
+    clip: Box,
+    edits: dict,
+    key: list | None,
+    password: str | None = None,
+) -> str:
     """Store a region as a new item through the core; returns its id.
 
     Runs on the document pool with its own project connection (a ``Project``
@@ -105,14 +122,17 @@ def add_item(folder: str, path: str, page: int, clip: Box, edits: dict, key: lis
     from labeler.store import Project
 
     with Project.open(folder) as project:
-        return add_item_from_document(project, path, page, clip, edits=edits, key=key).id
+        item = add_item_from_document(
+            project, path, page, clip, edits=edits, key=key, password=password
+        )
+        return item.id
 
 
-def reerase_item(folder: str, item_id: str, edits: dict) -> str:
+def reerase_item(folder: str, item_id: str, edits: dict, password: str | None = None) -> str:
     """Erase a stored item again with new edits (the core stores the images)."""
     from labeler.curation import reerase_item as reerase
     from labeler.store import Project
 
     with Project.open(folder) as project:
-        reerase(project, item_id, edits)
+        reerase(project, item_id, edits, password=password)
     return item_id

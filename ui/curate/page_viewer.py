@@ -74,7 +74,7 @@ class PageCanvas(Canvas):
         if self._render_job is not None:
             workers.withdraw(self._render_job, workers.document_pool())
         key = (self.info.path, self.page)
-        job = workers.Worker(documents.render, *key, dpi)
+        job = workers.Worker(documents.render, *key, dpi, password=self.info.password)
         job.deliver_to(self, result=lambda image: self._rendered(key, dpi, image))
         self._render_job = job
         workers.start(job, workers.document_pool(), workers.PRIORITY_VIEW)
@@ -242,7 +242,7 @@ class PageViewer(QWidget):
         if self._propose_job is not None:
             workers.withdraw(self._propose_job, workers.document_pool())
         key = (self.info.path, page)
-        job = workers.Worker(documents.propose, *key)
+        job = workers.Worker(documents.propose, *key, password=self.info.password)
         job.deliver_to(
             self,
             result=lambda proposals: self._proposed(key, proposals),

@@ -103,7 +103,7 @@ class ThumbnailModel(QAbstractListModel):
         w, _ = self.info.page_sizes[page - 1]
         dpi = 72 * THUMB_WIDTH / max(w, 1)
         path = self.info.path
-        worker = workers.Worker(documents.render, path, page, dpi)
+        worker = workers.Worker(documents.render, path, page, dpi, password=self.info.password)
         worker.deliver_to(
             self,
             result=lambda image: self._done(path, page, image),

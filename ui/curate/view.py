@@ -4,7 +4,9 @@ Left, the project's items and sources. Centre, the source page (thumbnails,
 zoom, proposed figures) and the erase preview. Right, the item's fields and
 its answer key. Choosing a region erases it at once in a worker and shows a
 *draft*; "Add item" stores it through ``labeler.curation``. Selecting a stored
-item shows its saved images and key; edits to either are undoable.
+item shows its saved images and key; edits to either are undoable. Every job
+that opens a source document asks for the password of an encrypted PDF when
+the core says one is needed (:class:`~labeler.errors.PasswordRequired`).
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QImage, QKeySequence
 from PySide6.QtWidgets import (
     QHBoxLayout,
+    QInputDialog,
     QLabel,
+    QLineEdit,
     QProgressBar,
     QPushButton,
     QSplitter,
@@ -26,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from labeler.curation import key_from_labels
 from labeler.erase import EraseResult
+from labeler.errors import PasswordRequired
 from labeler.store.records import Box, Item, KeyEntry
 from ui import workers
 from ui.curate import documents
@@ -35,7 +40,7 @@ from ui.curate.items_panel import ItemsPanel
 from ui.curate.key_editor import KeyEditor
 from ui.curate.page_viewer import PageViewer
 from ui.curate.preview import EDIT_KINDS, TOOLS, ErasePreview, Figure, normalise_edits
-from ui.errors import show_error
+from ui.errors import interactive, show_error
 from ui.session import Session
 from ui.shortcuts import ShortcutRegistry
 
@@ -204,7 +209,13 @@ class CurateView(QWidget):
 
     def add_document(self, path: str) -> None:
         """Open a PDF/SVG/image, record it as a source and show it."""
-        self._run(documents.describe, (path,), self._document_added, "Opening document…")
+        self._run_document(
+            path,
+            documents.describe,
+            lambda pw: (path, pw),
+            self._document_added,
+            "Opening document…",
+        )
 
     def _document_added(self, info: documents.DocumentInfo) -> None:
         project = self.session.require_project()
@@ -232,9 +243,10 @@ class CurateView(QWidget):
         if self.info is not None and self.info.path == source.path:
             self._go_to(page, region)
             return
-        self._run(
+        self._run_document(
+            source.path,
             documents.describe,
-            (source.path,),
+            lambda pw: (source.path, pw),
             lambda info: self._show_document(info, page, region),
             "Opening document…",
             on_error=self._source_unavailable if quiet else None,
@@ -275,18 +287,22 @@ class CurateView(QWidget):
             project = self.session.require_project()
             before = self.item
             edits = dict(figure.edits)
-            self._run(
+            item_id = self.item.id
+            path = "" if before.source_id is None else project.sources.get(before.source_id).path
+            self._run_document(
+                path,
                 documents.reerase_item,
-                (str(project.folder), self.item.id, edits),
+                lambda pw: (str(project.folder), item_id, edits, pw),
                 lambda item_id: self._reerased(item_id, before),
                 "Erasing again…",
             )
 
     def _erase(self, path: str, page: int, clip: Box, edits: dict[str, tuple]) -> None:
         args = (path, page, clip, DPI, *(edits[kind] for kind in EDIT_KINDS))
-        self._run(
+        self._run_document(
+            path,
             documents.erase,
-            args,
+            lambda pw: (*args, pw),
             lambda result: self._erased(path, page, edits, result),
             "Erasing labels…",
         )
@@ -349,7 +365,9 @@ class CurateView(QWidget):
             edits,
             list(draft.figure.key),
         )
-        self._run(documents.add_item, args, self._added, "Adding item…")
+        self._run_document(
+            draft.path, documents.add_item, lambda pw: (*args, pw), self._added, "Adding item…"
+        )
 
     def _added(self, item_id: str) -> None:
         self.draft = None
@@ -465,6 +483,51 @@ class CurateView(QWidget):
         self.session.status_message.emit(message)
         workers.start(job, workers.document_pool(), workers.PRIORITY_USER)
         return job
+
+    def _run_document(
+        self,
+        path: str,
+        fn,
+        args_for,
+        on_result,
+        message: str,
+        on_error=None,
+        password: str | None = None,
+    ) -> None:
+        """:meth:`_run` a job that opens ``path``, with its password if it is encrypted.
+
+        ``args_for(password)`` builds the job's arguments. The password is the
+        one this session already knows for ``path``; if the core says it is
+        missing or wrong, the curator is asked (the error shown above the field)
+        and the job runs again. It is remembered only once it opened the document.
+        """
+        if password is None:
+            password = self.session.passwords.get(path)
+
+        def opened(result) -> None:
+            if password is not None:
+                self.session.passwords[path] = password
+            on_result(result)
+
+        def failed(exc: BaseException) -> None:
+            if not isinstance(exc, PasswordRequired):
+                (on_error or (lambda e: show_error(e, self)))(exc)
+                return
+            retry = self._ask_password(exc)
+            if retry is not None:
+                self._run_document(path, fn, args_for, on_result, message, on_error, retry)
+
+        self._run(fn, args_for(password), opened, message, on_error=failed)
+
+    def _ask_password(self, exc: PasswordRequired) -> str | None:
+        """The curator's password for the PDF ``exc`` names, or None on Cancel."""
+        if not interactive():
+            show_error(exc, self)
+            return None
+        password, ok = QInputDialog.getText(
+            self, "Encrypted PDF", f"{exc}\n\nPassword:", QLineEdit.EchoMode.Password
+        )
+        return password if ok else None
 
     def _job_done(self, job: workers.Worker) -> None:
         self._jobs.discard(job)
