@@ -78,8 +78,12 @@ def test_password_is_asked_again_when_wrong_then_used_for_every_job(
 
     # Page and thumbnail renders reopen the document with the password once it left the cache.
     evict_open_documents(qtbot, tmp_path)
-    view.viewer.step(1)
+    view.viewer.set_document(view.info, 2)  # drops the page picture: it renders again
+    assert view.viewer.canvas.rendered_dpi == 0
     qtbot.waitUntil(lambda: view.viewer.canvas.rendered_dpi > 0, timeout=15000)
+    wait_idle(qtbot)
+    evict_open_documents(qtbot, tmp_path)  # the page render reopened it; thumbnails on their own
+    view.viewer.thumbnails.set_document(view.info)
     qtbot.waitUntil(lambda: view.viewer.thumbnails.thumbs.is_rendered(2), timeout=15000)
 
     evict_open_documents(qtbot, tmp_path)
