@@ -9,12 +9,14 @@ the CLI and the GUI can never disagree about what an edit means.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from labeler.errors import LabelerError
 from labeler.store import Item, KeyEntry, Project
+from labeler.store.items import check_marker
 
 Box = tuple[float, float, float, float]
 IMAGE_KINDS = {".png": "image", ".jpg": "image", ".jpeg": "image", ".svg": "svg"}
@@ -182,3 +184,74 @@ def _edits_json(edits: Mapping[str, Sequence[Any]] | None) -> dict[str, list[Any
         for k, v in _edit_kwargs(edits).items()
         if v
     }
+
+
+# -- key-editing rules (pure: the GUI's key editor and any script share them) ----------
+
+
+def merge_entries(entries: Sequence[KeyEntry]) -> KeyEntry:
+    """Several entries as one label: names joined in order, boxes united.
+
+    A label the harvester broke over lines ("left" / "ventricle") is one name;
+    the first anchor and marker found are kept, since one label points once.
+    """
+    boxes = [e.bbox for e in entries if e.bbox is not None]
+    bbox: Box | None = None
+    if boxes:
+        bbox = (
+            min(b[0] for b in boxes),
+            min(b[1] for b in boxes),
+            max(b[2] for b in boxes),
+            max(b[3] for b in boxes),
+        )
+    return KeyEntry(
+        name=" ".join(e.name for e in entries if e.name),
+        bbox=bbox,
+        anchor=next((e.anchor for e in entries if e.anchor is not None), None),
+        marker=next((e.marker for e in entries if e.marker), None),
+        origin="manual",
+    )
+
+
+def split_entry(entry: KeyEntry) -> list[KeyEntry]:
+    """One entry as several: at commas/semicolons/slashes if present, else at spaces.
+
+    The box is shared out left to right in proportion to each part's length,
+    so the overlays stay roughly over their text; the anchor and marker stay
+    with the first part. An entry with one word comes back unchanged.
+    """
+    parts = [p.strip() for p in re.split(r"[,;/]", entry.name) if p.strip()]
+    if len(parts) < 2:
+        parts = entry.name.split()
+    if len(parts) < 2:
+        return [entry]
+    boxes: list[Box | None] = [None] * len(parts)
+    if entry.bbox is not None:
+        x0, y0, x1, y1 = entry.bbox
+        total = sum(len(p) for p in parts)
+        left = x0
+        for i, part in enumerate(parts):
+            right = x1 if i == len(parts) - 1 else left + (x1 - x0) * len(part) / total
+            boxes[i] = (left, y0, right, y1)
+            left = right
+    return [
+        KeyEntry(
+            name=part,
+            bbox=boxes[i],
+            anchor=entry.anchor if i == 0 else None,
+            marker=entry.marker if i == 0 else None,
+            origin="manual",
+        )
+        for i, part in enumerate(parts)
+    ]
+
+
+def clean_marker(text: str) -> str | None:
+    """A typed marker as stored: ``a)``, ``(b`` or ``C.`` give one capital letter; blank, None.
+
+    Anything else is a :class:`LabelerError` from the store's own rule
+    (:func:`labeler.store.items.check_marker`), so typing and importing agree.
+    """
+    marker = text.strip().rstrip(").").lstrip("(").upper() or None
+    check_marker(marker)
+    return marker

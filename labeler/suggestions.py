@@ -30,6 +30,8 @@ from labeler.scoring.normalize import normalize
 
 if TYPE_CHECKING:
     from labeler.lexicon import Lexicon
+    from labeler.scoring import NameScore
+    from labeler.store import Project
 
 ResultRow = tuple[str, str, str, Sequence[str], Sequence[str]]
 
@@ -58,12 +60,43 @@ def suggest(
 ) -> list[Suggestion]:
     """Rank unmatched predicted names against missed key names (see module docstring).
 
-    ``rows`` are ``(item_id, model, condition, predicted_names, key_names)``;
-    ``Suggestion.rows`` indexes into them, so the caller knows what to rescore.
+    ``rows`` are ``(item_id, model, condition, predicted_names, key_names)``,
+    all scored with the one ``lexicon``; ``Suggestion.rows`` indexes into them,
+    so the caller knows what to rescore.
     """
+    scored = (
+        (item_id, model, score_names(list(predicted), list(key), lexicon), lexicon)
+        for item_id, model, _condition, predicted, key in rows
+    )
+    return _rank(scored, near, min_models)
+
+
+def project_suggestions(
+    project: Project, near: float = 0.6, min_models: int = 2
+) -> list[Suggestion]:
+    """Suggestions from the project's current answers, each judged by its item's own lexicon.
+
+    The cells and their scores are :func:`labeler.results.load_results`' (the
+    published numbers, not a second scoring); stale or unanswered cells are left
+    out. A pair the curator already accepted for one item (a per-item lexicon
+    row, :func:`labeler.results.project_lexicon`) is matched there and so is
+    not offered again for that item. ``Suggestion.rows`` indexes the current
+    cells in ``load_results`` order.
+    """
+    from labeler.results import load_results, project_lexicon
+
+    cells = [c for c in load_results(project) if c.current]
+    lexicons = {i: project_lexicon(project, i) for i in {c.item_id for c in cells}}
+    scored = ((c.item_id, c.model, c.score, lexicons[c.item_id]) for c in cells)
+    return _rank(scored, near, min_models)
+
+
+def _rank(
+    scored: Iterable[tuple[str, str, NameScore, Lexicon | None]], near: float, min_models: int
+) -> list[Suggestion]:
+    """Suggestions from ``(item_id, model, score, lexicon)`` of each answer, best first."""
     evidence: dict[tuple[str, str], dict] = {}
-    for n, (item_id, model, _condition, predicted, key) in enumerate(rows):
-        result = score_names(list(predicted), list(key), lexicon)
+    for n, (item_id, model, result, lexicon) in enumerate(scored):
         if not result.missed_key:
             continue
         for pred in result.unmatched_pred:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import sqlite3
 import uuid
 from collections.abc import Iterable, Sequence
@@ -17,6 +18,7 @@ from labeler.store.database import transaction
 from labeler.store.records import PATTERNS, STATUSES, TIERS, Box, Item, KeyEntry, Source, dumps
 
 EDITABLE_FIELDS = {"subject", "tier", "pattern", "status", "notes"}
+MARKER_RE = re.compile(r"[A-Z]")
 
 
 class SourceTable:
@@ -216,6 +218,7 @@ class ItemTable:
 
     def _write_key(self, item_id: str, entries: Iterable[KeyEntry]) -> None:
         for position, e in enumerate(entries):
+            check_marker(e.marker)
             if not e.name.strip() and not e.marker:
                 raise LabelerError("a key entry needs a name or a marker")
             x0, y0, x1, y1 = e.bbox if e.bbox else (None, None, None, None)
@@ -228,6 +231,16 @@ class ItemTable:
 
     def _put(self, data: bytes | None, ext: str) -> str | None:
         return self.assets.put(data, ext) if data is not None else None
+
+
+def check_marker(marker: str | None) -> None:
+    """Refuse a marker that is not one capital letter A–Z (None: no marker).
+
+    Checked where keys are written, so the GUI, the CLI and every importer share
+    the rule: the prompts and the harvester only know letter markers.
+    """
+    if marker is not None and not (isinstance(marker, str) and MARKER_RE.fullmatch(marker)):
+        raise LabelerError(f"a marker is one letter (A, B, C … Z), not {marker!r}")
 
 
 def _check_fields(fields: dict[str, str]) -> None:

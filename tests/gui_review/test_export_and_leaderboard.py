@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 from labeler.store import KeyEntry, NewResponse, Project
 from tests.gui_review.factory import answer, heart_project
 from ui.export.dialog import ExportDialog
+from ui.leaderboard.compute import METRICS, compute
 from ui.leaderboard.view import LeaderboardView
 
 
@@ -130,3 +131,17 @@ def test_leaderboard_shows_the_cards_table_chart_and_flags(tmp_path, qtbot, sess
     flags = {view.flags.item(r, 0).text(): view.flags.item(r, 4).text() for r in range(2)}
     assert flags == {"i1": "recitable", "i2": "recitable"}
     view.close()
+
+
+def test_leaderboard_flags_and_their_best_scores_count_current_answers_only(tmp_path):
+    with Project.create(tmp_path / "p", name="Flags", id_prefix="fl") as project:
+        item = project.items.add(subject="heart", key=[KeyEntry("aorta"), KeyEntry("atrium")]).id
+        project.responses.record(answer(item, "m/a", "told", ["aorta", "atrium"]))
+        project.items.update(item, subject="the heart")  # that perfect answer is now stale
+        project.responses.record(answer(item, "m/a", "no-image", ["aorta"]))
+    board = compute(tmp_path / "p", n_boot=50)
+    assert [(f.item_id, f.best_f1, f.best_no_image) for f in board.items] == [
+        (item, pytest.approx(2 / 3), pytest.approx(2 / 3))
+    ]
+    assert (board.items[0].recitable, board.items[0].unsolved_core) == (True, True)
+    assert METRICS == ("blind", "told", "desc", "no-image", "grounded", "recited")

@@ -134,6 +134,25 @@ def test_item_flags():
     }
 
 
+def test_item_summary_gives_the_best_scores_behind_the_flags():
+    frame = pd.DataFrame(
+        [
+            ("A", "m1", "no-image", 0.5),
+            ("A", "m2", "no-image", 0.25),
+            ("A", "m1", "told", 0.9),
+            ("B", "m2", "told", 1.0),
+            ("B", "m1", "no-image", 0.49),
+            ("C", "m1", "told", 0.7),  # never run without image: best no-image is NaN
+        ],
+        columns=["item_id", "model", "condition", "f1"],
+    )
+    summary = analysis.item_summary(frame)
+    assert summary["best_f1"].to_dict() == {"A": 0.9, "B": 1.0, "C": 0.7}
+    assert summary.loc[["A", "B"], "best_no_image"].to_dict() == {"A": 0.5, "B": 0.49}
+    assert math.isnan(summary.at["C", "best_no_image"])
+    assert summary[["recitable", "unsolved_core"]].equals(analysis.item_flags(frame))
+
+
 def test_decline_rate_reads_raw_text_and_falls_back_to_empty_answers():
     rows = [
         ("m1", "no-image", ["aorta"], "aorta, vena cava"),

@@ -9,7 +9,6 @@ is always what is stored, and every edit can be undone.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
@@ -25,76 +24,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from labeler.curation import clean_marker, merge_entries, split_entry
 from labeler.errors import LabelerError
-from labeler.store.records import Box, KeyEntry
+from labeler.store.records import KeyEntry
 from ui.curate.commands import KeyEdit, KeySetter
 from ui.session import Session
 
 COLUMNS = ("Name", "Marker", "Anchor")
 NAME, MARKER, ANCHOR = range(3)
-
-
-def merged(entries: Sequence[KeyEntry]) -> KeyEntry:
-    """Several entries as one label: names joined in order, boxes united."""
-    boxes = [e.bbox for e in entries if e.bbox is not None]
-    bbox: Box | None = None
-    if boxes:
-        bbox = (
-            min(b[0] for b in boxes),
-            min(b[1] for b in boxes),
-            max(b[2] for b in boxes),
-            max(b[3] for b in boxes),
-        )
-    return KeyEntry(
-        name=" ".join(e.name for e in entries if e.name),
-        bbox=bbox,
-        anchor=next((e.anchor for e in entries if e.anchor is not None), None),
-        marker=next((e.marker for e in entries if e.marker), None),
-        origin="manual",
-    )
-
-
-def split(entry: KeyEntry) -> list[KeyEntry]:
-    """One entry as several: at commas/semicolons/slashes if present, else at spaces.
-
-    The box is shared out left to right in proportion to each part's length,
-    so the overlays stay roughly over their text; the anchor and marker stay
-    with the first part.
-    """
-    parts = [p.strip() for p in re.split(r"[,;/]", entry.name) if p.strip()]
-    if len(parts) < 2:
-        parts = entry.name.split()
-    if len(parts) < 2:
-        return [entry]
-    boxes: list[Box | None] = [None] * len(parts)
-    if entry.bbox is not None:
-        x0, y0, x1, y1 = entry.bbox
-        total = sum(len(p) for p in parts)
-        left = x0
-        for i, part in enumerate(parts):
-            right = x1 if i == len(parts) - 1 else left + (x1 - x0) * len(part) / total
-            boxes[i] = (left, y0, right, y1)
-            left = right
-    return [
-        KeyEntry(
-            name=part,
-            bbox=boxes[i],
-            anchor=entry.anchor if i == 0 else None,
-            marker=entry.marker if i == 0 else None,
-            origin="manual",
-        )
-        for i, part in enumerate(parts)
-    ]
-
-
-def clean_marker(text: str) -> str | None:
-    """A marker as stored: one capital letter (``a)`` or ``B.`` accepted), or None."""
-    text = text.strip().rstrip(").").lstrip("(").upper()
-    if not text:
-        return None
-    if len(text) != 1 or not text.isalpha():
-        raise LabelerError(f"a marker is one letter (A, B, C …), not {text!r}")
-    return text
 
 
 class KeyModel(QAbstractTableModel):
@@ -291,7 +228,7 @@ class KeyEditor(QWidget):
         if len(chosen) < 2:
             return
         entries = self.model.entries
-        one = merged([entries[i] for i in chosen])
+        one = merge_entries([entries[i] for i in chosen])
         rows = [e for i, e in enumerate(entries) if i not in chosen]
         rows.insert(chosen[0], one)
         self.model.commit(rows, f"Merge {len(chosen)} labels")
@@ -303,7 +240,7 @@ class KeyEditor(QWidget):
         if len(chosen) != 1:
             return
         row = chosen[0]
-        parts = split(self.model.entries[row])
+        parts = split_entry(self.model.entries[row])
         if len(parts) > 1:
             rows = list(self.model.entries)
             rows[row : row + 1] = parts

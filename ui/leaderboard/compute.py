@@ -1,8 +1,9 @@
 """The leaderboard's numbers, computed by the core on a worker thread.
 
 Everything here is a call into :mod:`labeler.results` (the scored cells that
-export publishes) and :mod:`labeler.analysis` (the card's table, bootstrap CIs,
-item flags); this module only gathers the pieces the view shows.
+export publishes) and :mod:`labeler.analysis` (the card's table and columns,
+bootstrap CIs, per-item flags and best scores); this module only gathers the
+pieces the view shows.
 """
 
 from __future__ import annotations
@@ -12,10 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from labeler import analysis
-from labeler.results import load_results, results_frame
+from labeler.results import ScoredCell, load_results, results_frame
 from labeler.store import Project
 
-METRICS = ("blind", "told", "desc", "no-image", "grounded", "recited")
+METRICS = analysis.TABLE_COLUMNS[1:]  # the card's table, less its "model" column
 
 
 @dataclass(frozen=True)
@@ -75,24 +76,24 @@ def compute(folder: Path, n_boot: int = 2000) -> Leaderboard:
     return Leaderboard(rows, _item_flags(answered), len(answered), len(cells) - len(answered))
 
 
-def _item_flags(cells) -> list[ItemFlag]:
-    best: dict[str, float] = {}
-    best_no_image: dict[str, float] = {}
-    first = {}
-    for c in cells:
+def _item_flags(cells: list[ScoredCell]) -> list[ItemFlag]:
+    """The core's per-item summary over the current cells (those the flags count)."""
+    current = [c for c in cells if c.current]
+    if not current:
+        return []
+    summary = analysis.item_summary(results_frame(current))
+    first: dict[str, ScoredCell] = {}
+    for c in current:
         first.setdefault(c.item_id, c)
-        best[c.item_id] = max(best.get(c.item_id, 0.0), c.f1)
-        if c.condition == "no-image":
-            best_no_image[c.item_id] = max(best_no_image.get(c.item_id, 0.0), c.f1)
     return [
         ItemFlag(
             item_id=item_id,
             label=c.public_id or item_id,
             subject=c.subject,
-            recitable=c.recitable,
-            unsolved_core=c.unsolved_core,
-            best_f1=best[item_id],
-            best_no_image=best_no_image.get(item_id, math.nan),
+            recitable=bool(summary.at[item_id, "recitable"]),
+            unsolved_core=bool(summary.at[item_id, "unsolved_core"]),
+            best_f1=float(summary.at[item_id, "best_f1"]),
+            best_no_image=float(summary.at[item_id, "best_no_image"]),
         )
         for item_id, c in first.items()
     ]

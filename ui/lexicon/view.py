@@ -2,8 +2,8 @@
 
 Left: every row, by synonym group (the core's :meth:`Lexicon.groups`), searchable,
 with add / remove, CSV import / export and the starter biology lexicon. Right: suggestions mined
-from the stored answers (the core's :func:`labeler.suggestions.suggest`, run on
-a worker thread), each one click from "same" or "distinct". Every edit is an
+from the stored answers (the core's :func:`labeler.suggestions.project_suggestions`,
+run on a worker thread), each one click from "same" or "distinct". Every edit is an
 undoable command that emits ``lexicon_changed``, so open scores update live.
 """
 
@@ -32,9 +32,8 @@ from PySide6.QtWidgets import (
 
 from labeler.errors import LabelerError
 from labeler.lexicon import Lexicon, load_starter
-from labeler.results import load_results
 from labeler.store import Project
-from labeler.suggestions import Suggestion, suggest
+from labeler.suggestions import Suggestion, project_suggestions
 from ui import workers
 from ui.errors import show_error
 from ui.lexicon.commands import LexiconEdit, check_addition, promote
@@ -44,12 +43,9 @@ from ui.session import Session
 
 
 def compute_suggestions(folder: Path) -> list[Suggestion]:
-    """Suggestions for the project at ``folder`` (runs on a worker thread: own connection)."""
+    """The core's suggestions for the project at ``folder`` (a worker thread: own connection)."""
     with Project.open(folder) as project:
-        cells = [c for c in load_results(project) if c.answered]
-        lexicon = Lexicon.from_rows(project.lexicon.rows())
-    rows = [(c.item_id, c.model, c.condition, c.predicted_names, c.key_names) for c in cells]
-    return suggest(rows, lexicon)
+        return project_suggestions(project)
 
 
 class ActionDelegate(QStyledItemDelegate):
