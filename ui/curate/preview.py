@@ -134,10 +134,11 @@ class ErasePreview(QWidget):
                 button.setChecked(True)
         self.tools.buttonToggled.connect(lambda *_: self._tool_changed())
         bar.addStretch(1)
-        self.show_boxes = QCheckBox("Boxes", self)
+        # The overlay switch sits on the status row below, keeping the tool row narrow
+        # enough that the items list keeps its width at 1280 px.
+        self.show_boxes = QCheckBox("Show boxes", self)
         self.show_boxes.setChecked(True)
         self.show_boxes.toggled.connect(lambda _: self._draw_overlays())
-        bar.addWidget(self.show_boxes)
         self.method_label = QLabel("", self)
         self.method_label.setStyleSheet("color: palette(placeholder-text);")
         self.empty = QLabel("Choose a region on a page, or an item, to see its erasure here.", self)
@@ -151,8 +152,11 @@ class ErasePreview(QWidget):
         layout.addWidget(self._brush_bar())
         layout.addWidget(self.canvas, 1)
         layout.addWidget(self.empty, 1)
-        self.method_label.setContentsMargins(8, 2, 8, 4)
-        layout.addWidget(self.method_label)
+        status = QHBoxLayout()
+        status.setContentsMargins(8, 2, 8, 4)
+        status.addWidget(self.method_label, 1)
+        status.addWidget(self.show_boxes)
+        layout.addLayout(status)
         self.set_figure(None)
         self._tool_changed()
 
