@@ -34,7 +34,7 @@ from labeler.lexicon import Lexicon
 from labeler.prompts import needs_image
 from labeler.scoring import NameScore, score_names
 from labeler.scoring.bulk import collector_paused
-from labeler.store import Item, KeyEntry, Project
+from labeler.store import Item, KeyEntry, Project, Response
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -189,7 +189,7 @@ def _load_results(project: Project, item_ids: Iterable[str] | None) -> list[Scor
     for a in _latest_answers(project, items.keys()):
         item = items[a.item_id]
         score = score_cell(a.predicted_names, names[a.item_id], lexicons[a.item_id])
-        scored.append((a, item, score, _is_stale(a, item)))
+        scored.append((a, item, score, is_stale(a, item)))
     flags = item_flags(
         (a.item_id, a.condition, s.f1)
         for a, _, s, stale in scored
@@ -222,7 +222,7 @@ def _load_results(project: Project, item_ids: Iterable[str] | None) -> list[Scor
     return cells
 
 
-def _is_stale(answer: _Answer, item: Item) -> bool:
+def is_stale(answer: _Answer | Response, item: Item) -> bool:
     """Whether the answer was given for another subject or question image than the item's now.
 
     Answers recorded before the store kept this (``asked_subject`` NULL) count as current.

@@ -188,3 +188,23 @@ def test_review_keys_can_be_rebound(view, qtbot):
     assert view.current_item_id() == "heart"
     qtbot.keyClick(view.matrix, Qt.Key.Key_N)
     assert view.current_item_id() == "cell"
+
+
+def test_a_stale_answer_is_marked_in_the_matrix_and_the_details(tmp_path, qtbot, session):
+    from ui.review.matrix import StaleRole
+
+    project = heart_project(tmp_path / "p")
+    project.items.update("heart", subject="the mammalian heart")  # answers were for "the heart"
+    project.close()
+    session.open(tmp_path / "p")
+    view = ReviewView(session)
+    qtbot.addWidget(view)
+    view.show()
+    qtbot.waitExposed(view)
+    index = matrix_cell(view, "heart", "m/a", "told")
+    assert index.data(StaleRole) is True
+    assert "stale" in index.data(Qt.ItemDataRole.ToolTipRole)
+    show(view, "heart")
+    view._show_details(Column("m/a", "told"))
+    assert "older subject" in view.details.toPlainText()
+    assert matrix_cell(view, "cell", "m/a", "told").data(StaleRole) is False

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from labeler.lexicon import Lexicon
 from labeler.prompts import CONDITIONS
-from labeler.results import key_names, project_lexicon, score_cell
+from labeler.results import is_stale, key_names, project_lexicon, score_cell
 from labeler.scoring import NameScore
 from labeler.store import Item, Project, Response
 from ui.review.style import FAILURE_STATUSES
@@ -45,6 +45,7 @@ class ReviewData:
 
     def __init__(self, project: Project) -> None:
         self.items: list[Item] = project.items.list()
+        self._items = {item.id: item for item in self.items}
         self.keys: dict[str, tuple[str, ...]] = {
             item_id: key_names(entries) for item_id, entries in project.items.keys().items()
         }
@@ -85,6 +86,11 @@ class ReviewData:
         return score_cell(
             response.predicted_names, self.keys.get(item_id, ()), self.lexicon_for(item_id)
         )
+
+    def stale(self, item_id: str, column: Column) -> bool:
+        """The cell's answer was given for an older subject or image (export leaves it out)."""
+        response = self.response(item_id, column)
+        return response is not None and is_stale(response, self._items[item_id])
 
     # -- item filters -------------------------------------------------------
 

@@ -12,7 +12,9 @@ def _fmt(value: object, unit: str = "") -> str:
     return "—" if value is None else f"{value}{unit}"
 
 
-def response_html(column: Column, response: Response | None, earlier: int = 0) -> str:
+def response_html(
+    column: Column, response: Response | None, earlier: int = 0, stale: bool = False
+) -> str:
     """A compact HTML summary of ``response`` for a QTextBrowser.
 
     ``earlier`` is how many older answers the store keeps for the same cell
@@ -41,6 +43,10 @@ def response_html(column: Column, response: Response | None, earlier: int = 0) -
         ("Image sent", image),
         ("Answered", html.escape(response.created_at)),
     ]
+    if stale:
+        rows.append(
+            ("Stale", "answered for an older subject or image: not exported; a run re-sends it")
+        )
     if earlier:
         rows.append(("History", f"{earlier} earlier answer(s) kept for this cell; latest shown"))
     if response.error:

@@ -27,6 +27,7 @@ STATUS_LABELS = {"truncated": "trunc", "empty": "empty", "refused": "refused", "
 
 ScoreRole = Qt.ItemDataRole.UserRole + 1  # NameScore | None
 ResponseRole = Qt.ItemDataRole.UserRole + 2  # Response | None
+StaleRole = Qt.ItemDataRole.UserRole + 3  # bool: answered for an older subject or image
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -75,6 +76,8 @@ class MatrixModel(QAbstractTableModel):
             return self.data_source.score(item_id, column)
         if role == ResponseRole:
             return self.data_source.response(item_id, column)
+        if role == StaleRole:
+            return self.data_source.stale(item_id, column)
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._tooltip(item_id, column)
         return None
@@ -106,10 +109,15 @@ class MatrixModel(QAbstractTableModel):
         score = self.data_source.score(item_id, column)
         assert score is not None
         parse = "" if response.parse_ok else " · did not parse"
+        stale = (
+            "\nstale: answered for an older subject or image (not exported; a run re-sends it)"
+            if self.data_source.stale(item_id, column)
+            else ""
+        )
         return (
             f"{column.model} · {column.condition}\n"
             f"F1 {score.f1:.2f}  P {score.precision:.2f}  R {score.recall:.2f}\n"
-            f"status {response.status}{parse}"
+            f"status {response.status}{parse}{stale}"
         )
 
 
@@ -134,6 +142,8 @@ class MatrixDelegate(QStyledItemDelegate):
             painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, f"{score.f1 * 100:.0f}")
             if response.status == "parse_error" or not response.parse_ok:
                 self._corner(painter, rect, tone(palette, "failure"))
+            if index.data(StaleRole):
+                self._stale_mark(painter, rect, tone(palette, "missed"))
         if option.state & QStyle.StateFlag.State_Selected:
             pen = painter.pen()
             pen.setColor(palette.color(QPalette.ColorRole.Highlight))
@@ -150,6 +160,15 @@ class MatrixDelegate(QStyledItemDelegate):
         painter.setBrush(color)
         r = rect.topRight()
         painter.drawPolygon(QPolygon([r, QPoint(r.x() - size, r.y()), QPoint(r.x(), r.y() + size)]))
+
+    @staticmethod
+    def _stale_mark(painter: QPainter, rect: QRect, color) -> None:
+        """A small triangle in the bottom-left corner: this answer is stale."""
+        size = 7
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(color)
+        b = rect.bottomLeft()
+        painter.drawPolygon(QPolygon([b, QPoint(b.x() + size, b.y()), QPoint(b.x(), b.y() - size)]))
 
 
 class GroupedHeader(QHeaderView):

@@ -321,7 +321,8 @@ class ReviewView(QWidget):
             return
         history = project.responses.history(item_id, column.model, column.condition)
         earlier = max(0, len(history) - 1)
-        self.details.setHtml(response_html(column, self.data.response(item_id, column), earlier))
+        response, stale = self.data.response(item_id, column), self.data.stale(item_id, column)
+        self.details.setHtml(response_html(column, response, earlier, stale))
 
     # -- promoting names ----------------------------------------------------
 
