@@ -266,12 +266,17 @@ def _openai_request(body: dict, headers, server: LoopbackServer, problems: list[
         else:
             problems.append(f"unexpected content part {part['type']}")
     keys = ("temperature", "max_tokens", "max_completion_tokens", "reasoning_effort")
-    settings = {k: body[k] for k in keys if k in body}
+    settings = _settings(body, keys, problems)
+    model = body.get("model", "")
+    return Seen("openai", model, prompt, mime, image, settings, cell_key(model, prompt, image))
+
+
+def _settings(body: dict, keys: tuple[str, ...], problems: list[str]) -> dict:
+    """The decode settings sent; any key beyond model, messages and ``keys`` is a problem."""
     extra = set(body) - {"model", "messages", *keys}
     if extra:
         problems.append(f"unexpected request keys {sorted(extra)}")
-    model = body.get("model", "")
-    return Seen("openai", model, prompt, mime, image, settings, cell_key(model, prompt, image))
+    return {k: body[k] for k in keys if k in body}
 
 
 def _anthropic_request(body: dict, headers, server: LoopbackServer, problems: list[str]) -> Seen:
@@ -299,11 +304,7 @@ def _anthropic_request(body: dict, headers, server: LoopbackServer, problems: li
             _check_image(mime, image, problems)
         else:
             problems.append(f"unexpected content part {part['type']}")
-    keys_ = ("max_tokens", "temperature", "output_config", "stream")
-    settings = {k: body[k] for k in keys_ if k in body}
-    extra = set(body) - {"model", "messages", *keys_}
-    if extra:
-        problems.append(f"unexpected request keys {sorted(extra)}")
+    settings = _settings(body, ("max_tokens", "temperature", "output_config", "stream"), problems)
     model = body.get("model", "")
     return Seen("anthropic", model, prompt, mime, image, settings, cell_key(model, prompt, image))
 

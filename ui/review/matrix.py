@@ -143,7 +143,7 @@ class MatrixDelegate(QStyledItemDelegate):
             if response.status == "parse_error" or not response.parse_ok:
                 self._corner(painter, rect, tone(palette, "failure"))
             if index.data(StaleRole):
-                self._stale_mark(painter, rect, tone(palette, "missed"))
+                self._corner(painter, rect, tone(palette, "missed"), bottom_left=True)
         if option.state & QStyle.StateFlag.State_Selected:
             pen = painter.pen()
             pen.setColor(palette.color(QPalette.ColorRole.Highlight))
@@ -153,22 +153,19 @@ class MatrixDelegate(QStyledItemDelegate):
         painter.restore()
 
     @staticmethod
-    def _corner(painter: QPainter, rect: QRect, color) -> None:
-        """A small triangle in the top-right corner: this answer did not parse cleanly."""
+    def _corner(painter: QPainter, rect: QRect, color, bottom_left: bool = False) -> None:
+        """A small triangle marking the cell: top-right, the answer did not parse cleanly;
+        bottom-left, the answer is stale."""
         size = 7
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(color)
-        r = rect.topRight()
-        painter.drawPolygon(QPolygon([r, QPoint(r.x() - size, r.y()), QPoint(r.x(), r.y() + size)]))
-
-    @staticmethod
-    def _stale_mark(painter: QPainter, rect: QRect, color) -> None:
-        """A small triangle in the bottom-left corner: this answer is stale."""
-        size = 7
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(color)
-        b = rect.bottomLeft()
-        painter.drawPolygon(QPolygon([b, QPoint(b.x() + size, b.y()), QPoint(b.x(), b.y() - size)]))
+        if bottom_left:
+            b = rect.bottomLeft()
+            points = [b, QPoint(b.x() + size, b.y()), QPoint(b.x(), b.y() - size)]
+        else:
+            r = rect.topRight()
+            points = [r, QPoint(r.x() - size, r.y()), QPoint(r.x(), r.y() + size)]
+        painter.drawPolygon(QPolygon(points))
 
 
 class GroupedHeader(QHeaderView):
