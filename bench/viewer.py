@@ -118,7 +118,7 @@ def erase_stalls(app: QApplication) -> None:
 
     from labeler.samples.book import layout
 
-    book = Path(__file__).resolve().parents[1] / "resources" / "sample" / "textbook.pdf"
+    book = Path(__file__).resolve().parents[1] / "labeler" / "data" / "sample" / "textbook.pdf"
     ticks: list[float] = []
     timer = QTimer(interval=5)
     timer.timeout.connect(lambda: ticks.append(time.perf_counter()))

@@ -12,10 +12,11 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+from labeler.data import SAMPLE_BOOK as _SAMPLE_BOOK_NAME
+from labeler.data import data_file
 from labeler.store import Project
 
-RESOURCES = Path(__file__).resolve().parents[1] / "resources"
-SAMPLE_BOOK = RESOURCES / "sample" / "textbook.pdf"  # regenerate: python -m labeler.samples
+SAMPLE_BOOK = data_file(_SAMPLE_BOOK_NAME)  # regenerate: python -m labeler.samples
 
 
 def build_demo_project(folder: str | Path) -> Project:

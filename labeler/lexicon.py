@@ -392,5 +392,7 @@ def _synonym_group(rows: list[LexiconRow]) -> SynonymGroup:
 
 
 def load_starter() -> Lexicon:
-    """The starter biology lexicon shipped in ``resources/lexicon/biology.csv``."""
-    return Lexicon.from_csv(Path(__file__).resolve().parents[1] / "resources/lexicon/biology.csv")
+    """The starter biology lexicon shipped in ``labeler/data/lexicon/biology.csv``."""
+    from labeler.data import STARTER_LEXICON, data_file
+
+    return Lexicon.from_csv(data_file(STARTER_LEXICON))

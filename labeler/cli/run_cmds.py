@@ -17,7 +17,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("dir", help="the project folder")
     p.add_argument(
         "--models",
-        help="models.toml (see resources/models.example.toml); without it only the offline "
+        help="models.toml (see labeler/data/models.example.toml); without it only the offline "
         "baseline/subject-prior runs",
     )
     p.add_argument(

@@ -14,15 +14,17 @@ import abc
 import time
 from dataclasses import dataclass, replace
 
+from labeler.status import RESPONSE_STATUSES, ResponseStatus
+
 # Statuses a provider can report. ``parse_error`` is decided later by the runner,
 # when an ``ok`` answer's text does not parse.
-OK = "ok"
-TRUNCATED = "truncated"
-EMPTY = "empty"
-REFUSED = "refused"
-API_ERROR = "api_error"
-PARSE_ERROR = "parse_error"
-STATUSES: tuple[str, ...] = (OK, TRUNCATED, EMPTY, REFUSED, API_ERROR, PARSE_ERROR)
+OK = ResponseStatus.OK
+TRUNCATED = ResponseStatus.TRUNCATED
+EMPTY = ResponseStatus.EMPTY
+REFUSED = ResponseStatus.REFUSED
+API_ERROR = ResponseStatus.API_ERROR
+PARSE_ERROR = ResponseStatus.PARSE_ERROR
+STATUSES: tuple[str, ...] = RESPONSE_STATUSES
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,6 @@ Point = tuple[float, float]
 TIERS = ("core", "extended")
 PATTERNS = ("A", "B", "C")
 STATUSES = ("draft", "ready", "excluded")
-RESPONSE_STATUSES = ("ok", "truncated", "empty", "refused", "api_error", "parse_error")
 
 
 @dataclass(frozen=True)

@@ -14,9 +14,10 @@ from collections.abc import Iterable
 from typing import Any
 
 from labeler.errors import LabelerError
+from labeler.status import RESPONSE_STATUSES
 from labeler.store.clock import now
 from labeler.store.database import transaction
-from labeler.store.records import RESPONSE_STATUSES, NewResponse, Response, dumps
+from labeler.store.records import NewResponse, Response, dumps
 
 _JSON_COLUMNS = {"labels": "labels_json", "settings": "settings_json"}
 

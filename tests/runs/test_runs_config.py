@@ -48,7 +48,7 @@ def test_issue_format_loads(tmp_path):
 
 
 def test_example_file_in_resources_loads():
-    path = Path(__file__).resolve().parents[2] / "resources" / "models.example.toml"
+    path = Path(__file__).resolve().parents[2] / "labeler" / "data" / "models.example.toml"
     models = load_models(path, env=ENV)
     assert models[0].name == BASELINE_NAME
     local = [m for m in models if m.base_url and "localhost" in m.base_url]

@@ -14,7 +14,7 @@ from labeler import analysis
 from labeler.lexicon import load_starter
 
 ROOT = Path(__file__).resolve().parents[2]
-STARTER_CSV = ROOT / "resources" / "lexicon" / "biology.csv"
+STARTER_CSV = ROOT / "labeler" / "data" / "lexicon" / "biology.csv"
 
 
 def run(*args: str) -> subprocess.CompletedProcess:
