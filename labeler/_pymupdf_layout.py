@@ -4,10 +4,9 @@ pymupdf 2.0 depends on ``pymupdf-layout`` and ``pymupdf4llm`` and imports both (
 and ``pymupdf4llm``) unconditionally when ``pymupdf`` is first imported; that loads ONNX graph
 models and costs about 0.7 s and 55 MiB in every process — a third of ``labeler erase`` on a
 vector figure. pymupdf guards both imports with ``except ImportError`` and offers no switch of its
-own, so we mark them as unavailable before pymupdf is imported (a ``None`` entry in ``sys.modules`` is Python's documented
-way to make an import raise ``ImportError``). Labeler uses text extraction, drawings, redaction
-and rendering, none of which touch the layout engine; ``pymupdf4llm`` layout features are what
-would need it. Decision record 0013 explains why this beats pinning pymupdf < 2.
+own, so we mark them as unavailable before pymupdf is imported (a ``None`` entry in
+``sys.modules`` is Python's documented way to make an import raise ``ImportError``). Labeler uses
+text extraction, drawings, redaction and rendering, none of which touch the layout engine. Decision record 0013 explains why this beats pinning pymupdf < 2.
 
 Set ``LABELER_PYMUPDF_LAYOUT=1`` to let pymupdf load its layout models (e.g. when another library
 in the same process needs them).
@@ -17,7 +16,6 @@ from __future__ import annotations
 
 import os
 import sys
-
 
 #: Modules pymupdf imports on its own that Labeler never uses.
 _UNUSED = ("pymupdf.layout", "pymupdf4llm")
