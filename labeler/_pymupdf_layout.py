@@ -6,7 +6,8 @@ models and costs about 0.7 s and 55 MiB in every process — a third of ``labele
 vector figure. pymupdf guards both imports with ``except ImportError`` and offers no switch of its
 own, so we mark them as unavailable before pymupdf is imported (a ``None`` entry in
 ``sys.modules`` is Python's documented way to make an import raise ``ImportError``). Labeler uses
-text extraction, drawings, redaction and rendering, none of which touch the layout engine. Decision record 0013 explains why this beats pinning pymupdf < 2.
+text extraction, drawings, redaction and rendering, none of which touch the layout
+engine. Decision record 0013 explains why this beats pinning pymupdf < 2.
 
 Set ``LABELER_PYMUPDF_LAYOUT=1`` to let pymupdf load its layout models (e.g. when another library
 in the same process needs them).
