@@ -38,34 +38,140 @@ STATES = frozenset(
 )  # fmt: skip
 #: A bare category is not a name of the part ("Deltoid (muscle)").
 CATEGORIES = frozenset(
-    "muscle bone nerve gland organ tissue membrane cell cells vessel ligament tendon "
-    "artery vein duct cartilage structure".split()
+    [
+        "muscle",
+        "bone",
+        "nerve",
+        "gland",
+        "organ",
+        "tissue",
+        "membrane",
+        "cell",
+        "cells",
+        "vessel",
+        "ligament",
+        "tendon",
+        "artery",
+        "vein",
+        "duct",
+        "cartilage",
+        "structure",
+    ]
 )
 #: Words that make a parenthesis a description rather than a name (a side or a view
 #: alone says where the part is, "Kidney (left)", not what else it is called).
 GLOSS_WORDS = frozenset(
-    "that which where who whose for to from with without into in on at between around "
-    "through by within covering lining containing carrying connecting producing surrounding "
-    "site part region area place portion one seen shown not only is are e.g. eg cf. see view "
-    "left right superior inferior anterior posterior dorsal ventral medial lateral".split()
+    [
+        "that",
+        "which",
+        "where",
+        "who",
+        "whose",
+        "for",
+        "to",
+        "from",
+        "with",
+        "without",
+        "into",
+        "in",
+        "on",
+        "at",
+        "between",
+        "around",
+        "through",
+        "by",
+        "within",
+        "covering",
+        "lining",
+        "containing",
+        "carrying",
+        "connecting",
+        "producing",
+        "surrounding",
+        "site",
+        "part",
+        "region",
+        "area",
+        "place",
+        "portion",
+        "one",
+        "seen",
+        "shown",
+        "not",
+        "only",
+        "is",
+        "are",
+        "e.g.",
+        "eg",
+        "cf.",
+        "see",
+        "view",
+        "left",
+        "right",
+        "superior",
+        "inferior",
+        "anterior",
+        "posterior",
+        "dorsal",
+        "ventral",
+        "medial",
+        "lateral",
+    ]
 )
 #: A function is not a name ("Ribosome (protein synthesis)").
 PROCESSES = frozenset(
-    "synthesis respiration digestion absorption secretion filtration reabsorption "
-    "production storage transport excretion photosynthesis support protection movement "
-    "exchange".split()
+    [
+        "synthesis",
+        "respiration",
+        "digestion",
+        "absorption",
+        "secretion",
+        "filtration",
+        "reabsorption",
+        "production",
+        "storage",
+        "transport",
+        "excretion",
+        "photosynthesis",
+        "support",
+        "protection",
+        "movement",
+        "exchange",
+    ]
 )
 #: Pairs a slash joins that are different parts, never synonyms.
 OPPOSED = frozenset(
     frozenset(pair.split("/"))
-    for pair in (
-        "left/right superior/inferior anterior/posterior dorsal/ventral medial/lateral "
-        "afferent/efferent artery/vein arteries/veins arterial/venous upper/lower "
-        "internal/external inner/outer proximal/distal sensory/motor male/female "
-        "input/output and/or systole/diastole inspiration/expiration flexor/extensor "
-        "abductor/adductor major/minor greater/lesser deep/superficial "
-        "ascending/descending grey/white gray/white first/second"
-    ).split()
+    for pair in [
+        "left/right",
+        "superior/inferior",
+        "anterior/posterior",
+        "dorsal/ventral",
+        "medial/lateral",
+        "afferent/efferent",
+        "artery/vein",
+        "arteries/veins",
+        "arterial/venous",
+        "upper/lower",
+        "internal/external",
+        "inner/outer",
+        "proximal/distal",
+        "sensory/motor",
+        "male/female",
+        "input/output",
+        "and/or",
+        "systole/diastole",
+        "inspiration/expiration",
+        "flexor/extensor",
+        "abductor/adductor",
+        "major/minor",
+        "greater/lesser",
+        "deep/superficial",
+        "ascending/descending",
+        "grey/white",
+        "gray/white",
+        "first/second",
+    ]
 )
 #: Phrases that introduce another name ("also called windpipe").
 INTRO = re.compile(r"^(?:also called|also known as|aka|a\.k\.a\.|or|=|i\.e\.)\s*", re.I)

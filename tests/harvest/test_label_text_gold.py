@@ -50,7 +50,12 @@ GOLD: list[tuple[str, str, tuple[str, ...], str]] = [
     ("Scapula (shoulder blade)", "Scapula", ("shoulder blade",), ""),
     ("Oesophagus (gullet)", "Oesophagus", ("gullet",), ""),
     ("Nephron loop (loop of Henle)", "Nephron loop", ("loop of Henle",), ""),
-    ("Pancreatic islets (islets of Langerhans)", "Pancreatic islets", ("islets of Langerhans",), ""),
+    (
+        "Pancreatic islets (islets of Langerhans)",
+        "Pancreatic islets",
+        ("islets of Langerhans",),
+        "",
+    ),
     ("Complex I (NADH dehydrogenase)", "Complex I", ("NADH dehydrogenase",), ""),
     ("Trachea (also called windpipe)", "Trachea", ("windpipe",), ""),
     ("Patella (or kneecap)", "Patella", ("kneecap",), ""),
@@ -85,7 +90,12 @@ GOLD: list[tuple[str, str, tuple[str, ...], str]] = [
     ("Ribs (12 pairs)", "Ribs", (), "12 pairs"),
     # descriptive glosses, imaging remarks, references, category words
     ("Villi (finger-like projections)", "Villi", (), "finger-like projections"),
-    ("Mitochondrion (site of aerobic respiration)", "Mitochondrion", (), "site of aerobic respiration"),
+    (
+        "Mitochondrion (site of aerobic respiration)",
+        "Mitochondrion",
+        (),
+        "site of aerobic respiration",
+    ),
     ("Ribosome (protein synthesis)", "Ribosome", (), "protein synthesis"),
     ("Pons (part of brainstem)", "Pons", (), "part of brainstem"),
     ("Pinna (see Fig. 12.3)", "Pinna", (), "see Fig. 12.3"),
@@ -109,7 +119,9 @@ GOLD: list[tuple[str, str, tuple[str, ...], str]] = [
 ]
 
 
-@pytest.mark.parametrize(("printed", "name", "alternatives", "note"), GOLD, ids=[g[0] for g in GOLD])
+@pytest.mark.parametrize(
+    ("printed", "name", "alternatives", "note"), GOLD, ids=[g[0] for g in GOLD]
+)
 def test_split_matches_the_curators_gold(
     printed: str, name: str, alternatives: tuple[str, ...], note: str
 ) -> None:
