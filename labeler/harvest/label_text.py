@@ -36,142 +36,46 @@ STATES = frozenset(
         "electron micrograph", "micrograph",
     )
 )  # fmt: skip
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
 #: A bare category is not a name of the part ("Deltoid (muscle)").
-CATEGORIES = frozenset(
-    [
-        "muscle",
-        "bone",
-        "nerve",
-        "gland",
-        "organ",
-        "tissue",
-        "membrane",
-        "cell",
-        "cells",
-        "vessel",
-        "ligament",
-        "tendon",
-        "artery",
-        "vein",
-        "duct",
-        "cartilage",
-        "structure",
-    ]
+CATEGORIES = _words(
+    "muscle bone nerve gland organ tissue membrane cell cells vessel ligament tendon "
+    "artery vein duct cartilage structure"
 )
-#: Words that make a parenthesis a description rather than a name (a side or a view
-#: alone says where the part is, "Kidney (left)", not what else it is called).
-GLOSS_WORDS = frozenset(
-    [
-        "that",
-        "which",
-        "where",
-        "who",
-        "whose",
-        "for",
-        "to",
-        "from",
-        "with",
-        "without",
-        "into",
-        "in",
-        "on",
-        "at",
-        "between",
-        "around",
-        "through",
-        "by",
-        "within",
-        "covering",
-        "lining",
-        "containing",
-        "carrying",
-        "connecting",
-        "producing",
-        "surrounding",
-        "site",
-        "part",
-        "region",
-        "area",
-        "place",
-        "portion",
-        "one",
-        "seen",
-        "shown",
-        "not",
-        "only",
-        "is",
-        "are",
-        "e.g.",
-        "eg",
-        "cf.",
-        "see",
-        "view",
-        "left",
-        "right",
-        "superior",
-        "inferior",
-        "anterior",
-        "posterior",
-        "dorsal",
-        "ventral",
-        "medial",
-        "lateral",
-    ]
+#: Words that make a parenthesis a description rather than a name.
+GLOSS_WORDS = _words(
+    "that which where who whose for to from with without into in on at between around "
+    "through by within covering lining containing carrying connecting producing surrounding "
+    "site part region area place portion one seen shown not only is are e.g. eg cf. see"
+)
+#: A side or a view alone says where the part is ("Kidney (left)", "(anterior view)"),
+#: not another name of it.
+POSITIONS = _words(
+    "left right superior inferior anterior posterior dorsal ventral medial lateral "
+    "upper lower side view"
 )
 #: A function is not a name ("Ribosome (protein synthesis)").
-PROCESSES = frozenset(
-    [
-        "synthesis",
-        "respiration",
-        "digestion",
-        "absorption",
-        "secretion",
-        "filtration",
-        "reabsorption",
-        "production",
-        "storage",
-        "transport",
-        "excretion",
-        "photosynthesis",
-        "support",
-        "protection",
-        "movement",
-        "exchange",
-    ]
+PROCESSES = _words(
+    "synthesis respiration digestion absorption secretion filtration reabsorption "
+    "production storage transport excretion photosynthesis support protection movement "
+    "exchange"
 )
 #: Pairs a slash joins that are different parts, never synonyms.
 OPPOSED = frozenset(
     frozenset(pair.split("/"))
-    for pair in [
-        "left/right",
-        "superior/inferior",
-        "anterior/posterior",
-        "dorsal/ventral",
-        "medial/lateral",
-        "afferent/efferent",
-        "artery/vein",
-        "arteries/veins",
-        "arterial/venous",
-        "upper/lower",
-        "internal/external",
-        "inner/outer",
-        "proximal/distal",
-        "sensory/motor",
-        "male/female",
-        "input/output",
-        "and/or",
-        "systole/diastole",
-        "inspiration/expiration",
-        "flexor/extensor",
-        "abductor/adductor",
-        "major/minor",
-        "greater/lesser",
-        "deep/superficial",
-        "ascending/descending",
-        "grey/white",
-        "gray/white",
-        "first/second",
-    ]
+    for pair in _words(
+        "left/right superior/inferior anterior/posterior dorsal/ventral medial/lateral "
+        "afferent/efferent artery/vein arteries/veins arterial/venous upper/lower "
+        "internal/external inner/outer proximal/distal sensory/motor male/female "
+        "input/output and/or systole/diastole inspiration/expiration flexor/extensor "
+        "abductor/adductor major/minor greater/lesser deep/superficial "
+        "ascending/descending grey/white gray/white first/second"
+    )
 )
 #: Phrases that introduce another name ("also called windpipe").
 INTRO = re.compile(r"^(?:also called|also known as|aka|a\.k\.a\.|or|=|i\.e\.)\s*", re.I)
@@ -234,6 +138,7 @@ def is_note(part: str) -> bool:
         or (words[0] in ("partly", "partially") and " ".join(words[1:]) in STATES)
         or low in CATEGORIES
         or bool(NUMERAL.match(part.strip()) or MAGNIFICATION.match(low) or low[0].isdigit())
+        or all(w in POSITIONS for w in words)
         or any(w in GLOSS_WORDS or w.endswith("-like") for w in words)
         or words[-1] in PROCESSES
         or len(words) >= 4
