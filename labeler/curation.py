@@ -303,6 +303,28 @@ def relabel_entry(entry: KeyEntry, printed: str) -> KeyEntry:
     return edit_entry(entry, name=text.name, alternatives=text.alternatives, note=text.note)
 
 
+def find_entry(entries: Sequence[KeyEntry], which: str) -> int:
+    """The index of the entry ``which`` names: a 1-based position, a marker letter or a name.
+
+    A name matches case-insensitively and must be unique in the key; anything
+    else is a :class:`LabelerError` listing what the key holds.
+    """
+    which = which.strip()
+    if which.isdigit():
+        if 1 <= int(which) <= len(entries):
+            return int(which) - 1
+        raise LabelerError(f"the key has {len(entries)} entries; {which} is not one of 1…")
+    hits = [i for i, e in enumerate(entries) if e.name.casefold() == which.casefold()]
+    if not hits and len(which) == 1:
+        hits = [i for i, e in enumerate(entries) if e.marker == which.upper()]
+    if len(hits) == 1:
+        return hits[0]
+    names = ", ".join(f"{i}. {e.name or e.marker}" for i, e in enumerate(entries, start=1))
+    if hits:
+        raise LabelerError(f"{which!r} is in the key {len(hits)} times; give its number ({names})")
+    raise LabelerError(f"no key entry {which!r}; the key is: {names or '(empty)'}")
+
+
 ALTERNATIVES_SEPARATOR = "; "
 
 
