@@ -293,14 +293,22 @@ def edit_entry(
     )
 
 
-def relabel_entry(entry: KeyEntry, printed: str) -> KeyEntry:
-    """The entry re-read from printed label text, as harvest would split it.
+def tidy_entry(entry: KeyEntry) -> KeyEntry:
+    """The entry with alternatives and a note read out of its name, as harvest splits labels.
 
-    For a label the curator typed or pasted whole ("Aorta (cut)"): the split
-    replaces name, alternatives and note; box, anchor and marker stay.
+    For a name the curator typed or pasted whole ("Aorta (cut)" → name "Aorta",
+    note "cut"); alternatives and a note the entry already has are kept. A name
+    with nothing to split gives the entry back unchanged.
     """
-    text = split_label(printed)
-    return edit_entry(entry, name=text.name, alternatives=text.alternatives, note=text.note)
+    text = split_label(entry.name)
+    if (text.name, text.alternatives, text.note) == (entry.name, (), ""):
+        return entry
+    return edit_entry(
+        entry,
+        name=text.name,
+        alternatives=[*entry.alternatives, *text.alternatives],
+        note="; ".join(n for n in (entry.note, text.note) if n),
+    )
 
 
 def find_entry(entries: Sequence[KeyEntry], which: str) -> int:

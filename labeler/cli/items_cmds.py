@@ -3,7 +3,7 @@
 What a curator does to a key in Curate's key editor, from the command line:
 rename an entry, set or change its alternatives (other names printed with it,
 scored as the same part) and its note (printed text that is not a name), or
-re-read it from printed label text the way harvest splits labels.
+tidy a typed name the way harvest splits printed labels.
 """
 
 from __future__ import annotations
@@ -44,9 +44,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--note", help="the new note ('' for none)")
     p.add_argument(
-        "--relabel",
-        metavar="TEXT",
-        help="re-read name, alternatives and note from printed text, e.g. 'Aorta (cut)'",
+        "--tidy",
+        action="store_true",
+        help="read alternatives and a note out of the name as harvest does "
+        "('Aorta (cut)' -> Aorta, note cut); applied after --name",
     )
     p.add_argument("--json", action="store_true", help="print the item as JSON afterwards")
     p.set_defaults(func=_edit_key)
@@ -68,23 +69,26 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _edit_key(args: argparse.Namespace) -> int:
-    from labeler.curation import edit_entry, find_entry, parse_alternatives, relabel_entry
+    from labeler.curation import edit_entry, find_entry, parse_alternatives, tidy_entry
     from labeler.errors import LabelerError
     from labeler.store import Project
 
-    edits = (args.name, args.alternatives, args.note, args.relabel)
-    if all(v is None for v in edits) and not args.add_alternative + args.remove_alternative:
+    edits = (args.name, args.alternatives, args.note)
+    listed = args.add_alternative + args.remove_alternative
+    if all(v is None for v in edits) and not listed and not args.tidy:
         raise LabelerError(
             "say what to change: --name, --alternatives, --add-alternative, "
-            "--remove-alternative, --note or --relabel"
+            "--remove-alternative, --note or --tidy"
         )
     with Project.open(args.dir) as project:
         item = _item(project, args.id)
         key = project.items.key(item.id)
         index = find_entry(key, args.entry)
         entry = key[index]
-        if args.relabel is not None:
-            entry = relabel_entry(entry, args.relabel)
+        if args.name is not None:
+            entry = edit_entry(entry, name=args.name)
+        if args.tidy:
+            entry = tidy_entry(entry)
         alternatives = list(entry.alternatives)
         if args.alternatives is not None:
             alternatives = list(parse_alternatives(args.alternatives))
@@ -95,7 +99,7 @@ def _edit_key(args: argparse.Namespace) -> int:
                 raise LabelerError(f"{entry.name!r} has no alternative {gone!r} (it has: {have})")
             alternatives = kept
         alternatives += args.add_alternative
-        changed = edit_entry(entry, name=args.name, alternatives=alternatives, note=args.note)
+        changed = edit_entry(entry, alternatives=alternatives, note=args.note)
         if changed != key[index]:
             project.items.set_key(item.id, [*key[:index], changed, *key[index + 1 :]])
         _print(project, project.items.get(item.id), args.json)

@@ -80,8 +80,8 @@ def test_adding_an_alternative_makes_an_answer_using_it_score(folder, capsys):
     assert key(folder)[0].alternatives == ("tympanum",)
 
 
-def test_relabel_splits_printed_text_and_note_and_name_can_be_set(folder, capsys):
-    assert run("items", "edit-key", folder, item_id(folder), "2", "--relabel", "Aorta (cut)") == 0
+def test_tidy_splits_a_typed_name_and_note_and_name_can_be_set(folder, capsys):
+    assert run("items", "edit-key", folder, item_id(folder), "2", "--tidy") == 0
     assert "2. Aorta\n     note: cut" in capsys.readouterr().out
     assert key(folder)[1] == KeyEntry("Aorta", note="cut", origin="manual")
     assert (
@@ -101,6 +101,11 @@ def test_relabel_splits_printed_text_and_note_and_name_can_be_set(folder, capsys
     assert key(folder)[1] == KeyEntry("Ascending aorta", origin="manual")
     assert run("items", "edit-key", folder, item_id(folder), "1", "--alternatives", "") == 0
     assert key(folder)[0].alternatives == ()
+    typed = ("--name", "Tympanic membrane (eardrum; cut)", "--tidy")
+    assert run("items", "edit-key", folder, item_id(folder), "1", *typed) == 0
+    assert key(folder)[0] == KeyEntry(
+        "Tympanic membrane", marker="A", alternatives=("eardrum",), note="cut"
+    )
 
 
 def test_items_are_found_by_public_id_once_exported(folder, tmp_path, capsys):

@@ -13,8 +13,8 @@ from labeler.curation import (
     format_alternatives,
     merge_entries,
     parse_alternatives,
-    relabel_entry,
     split_entry,
+    tidy_entry,
 )
 from labeler.errors import LabelerError
 from labeler.store import KeyEntry, Project
@@ -106,11 +106,17 @@ def test_edit_entry_changes_only_what_is_given_and_checks_it():
         edit_entry(KeyEntry("", marker="B"), alternatives=["aorta"])
 
 
-def test_relabel_splits_typed_text_and_keeps_where_it_points():
+def test_tidy_reads_a_typed_label_and_keeps_what_the_entry_had():
     entry = KeyEntry("Tympanic membrane (eardrum)", (0, 0, 90, 10), (120, 5), "D", "ocr")
-    assert relabel_entry(entry, entry.name) == KeyEntry(
+    assert tidy_entry(entry) == KeyEntry(
         "Tympanic membrane", (0, 0, 90, 10), (120, 5), "D", "manual", ("eardrum",), ""
     )
+    had = KeyEntry("Aorta (cut)", alternatives=("aortic trunk",), note="ascending")
+    assert tidy_entry(had) == KeyEntry(
+        "Aorta", alternatives=("aortic trunk",), note="ascending; cut", origin="manual"
+    )
+    plain = KeyEntry("Left ventricle", origin="vector")
+    assert tidy_entry(plain) is plain
 
 
 def test_typed_alternatives_round_trip_through_semicolons():
