@@ -93,7 +93,7 @@ def key_entries(
     entries = [
         KeyEntry(
             n,
-            marker=(letters.get(n) or [None]).pop(0),
+            marker=letters[n].pop(0) if letters.get(n) else None,
             alternatives=tuple(alternatives.get(n, ())),
             note=notes.get(n, ""),
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import json
 import re
@@ -194,16 +195,16 @@ class ItemTable:
         with transaction(self.db):
             self.db.execute("DELETE FROM items WHERE id = ?", (item_id,))
 
-    def key(self, item_id: str) -> list[KeyEntry]:
-        """The item's answer key in order."""
+    def key(self, item_id: str) -> builtins.list[KeyEntry]:
+        """The item's answer key in order (``builtins``: ``list`` here is the method above)."""
         rows = self.db.execute(
             "SELECT * FROM key_entries WHERE item_id = ? ORDER BY position", (item_id,)
         )
         return [_key_entry(r) for r in rows]
 
-    def keys(self) -> dict[str, list[KeyEntry]]:
+    def keys(self) -> dict[str, builtins.list[KeyEntry]]:
         """Every item's key at once (one query; for analysis and the review matrix)."""
-        out: dict[str, list[KeyEntry]] = {}
+        out: dict[str, builtins.list[KeyEntry]] = {}
         for row in self.db.execute("SELECT * FROM key_entries ORDER BY item_id, position"):
             out.setdefault(row["item_id"], []).append(_key_entry(row))
         return out
