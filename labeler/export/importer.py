@@ -103,10 +103,30 @@ def key_entries(
     return entries
 
 
+def with_key_text(row: Any) -> Any:
+    """A row from before ``alternatives`` and ``key_notes`` existed, with them empty.
+
+    Exports made before key entries had alternatives and notes stay importable;
+    any other shape is left for the validator to report.
+    """
+    if not isinstance(row, dict) or "alternatives" in row or "key_notes" in row:
+        return row
+    if not isinstance(row.get("key_names"), list) or list(row).count("synonyms") != 1:
+        return row
+    out: dict[str, Any] = {}
+    for name, value in row.items():
+        out[name] = value
+        if name == "synonyms":
+            names = [n for n in row["key_names"] if isinstance(n, str)]
+            out["alternatives"] = {n: [] for n in names}
+            out["key_notes"] = {n: "" for n in names}
+    return out
+
+
 def import_items(project: Project, path: str | os.PathLike[str]) -> ItemsImport:
     """Create the items of a published ``items.jsonl`` (see the module docstring)."""
     path = Path(path)
-    rows = read_results(path)
+    rows = [with_key_text(row) for row in read_results(path)]
     _check_prefix(project, rows, path)
     validate_items(rows, project.id_prefix, READING)
     known = internal_ids_by_public(project)

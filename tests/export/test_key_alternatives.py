@@ -127,3 +127,22 @@ def test_round_trip_restores_alternatives_and_notes_and_gives_identical_files(pr
         export_project(fresh, second)
     for name in ("items.jsonl", "results.jsonl", "README.md"):
         assert (first / name).read_bytes() == (second / name).read_bytes(), name
+
+
+def test_an_export_from_before_alternatives_still_imports(project, tmp_path):
+    export_project(project, tmp_path / "out")
+    rows = read(tmp_path / "out" / "items.jsonl")
+    old = tmp_path / "old-items.jsonl"
+    lines = []
+    for row in rows:
+        del row["alternatives"], row["key_notes"]
+        lines.append(json.dumps(row))
+    old.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with Project.create(tmp_path / "fresh", id_prefix="KEYS") as fresh:
+        assert len(import_items(fresh, old).created) == len(PRINTED)
+        keys = {fresh.items.get(i).subject: k for i, k in fresh.items.keys().items()}
+        assert keys["vessel"] == [KeyEntry("Aorta")]
+        # the alternative was only in the lexicon rows then: it still scores, as an item row
+        assert keys["ear"] == [KeyEntry("Tympanic membrane")]
+        ear = next(i.id for i in fresh.items.list() if i.subject == "ear")
+        assert ("Tympanic membrane", "eardrum", "same") in fresh.lexicon.rows(ear)
