@@ -134,3 +134,36 @@ def test_gold_set_is_large_and_covers_every_rule() -> None:
     assert sum(bool(g[2]) for g in GOLD) >= 15  # alternatives
     assert sum(bool(g[3]) for g in GOLD) >= 15  # notes
     assert sum(not g[2] and not g[3] for g in GOLD) >= 8  # left as printed
+
+
+# Whole keys: an alternative that is another label's name in the same figure is a category
+# the label belongs to ("Alpha-Helix protein (Integral protein)" beside an "Integral protein"
+# label), not another name of the part; as an alternative it would merge two parts.
+KEY_GOLD: list[tuple[list[str], list[tuple[str, tuple[str, ...], str]]]] = [
+    (
+        ["Integral protein (Globular protein)", "Alpha-Helix protein (Integral protein)"],
+        [
+            ("Integral protein", ("Globular protein",), ""),
+            ("Alpha-Helix protein", (), "Integral protein"),
+        ],
+    ),
+    (
+        ["Gingiva (gum)", "Pulp cavity (contains blood vessels and nerves)", "Root canal"],
+        [
+            ("Gingiva", ("gum",), ""),
+            ("Pulp cavity", (), "contains blood vessels and nerves"),
+            ("Root canal", (), ""),
+        ],
+    ),
+    (
+        ["Aorta (cut)", "Artery (aorta)"],
+        [("Aorta", (), "cut"), ("Artery", (), "aorta")],
+    ),
+]
+
+
+@pytest.mark.parametrize(("printed", "expected"), KEY_GOLD, ids=[k[0][0] for k in KEY_GOLD])
+def test_split_of_a_whole_key_matches_the_curators_gold(printed, expected) -> None:
+    from labeler.harvest.label_text import split_labels
+
+    assert [(t.name, t.alternatives, t.note) for t in split_labels(printed)] == expected
