@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from labeler.errors import LabelerError
-from labeler.harvest.label_text import split_label
+from labeler.harvest.label_text import split_label, split_labels
 from labeler.store import Item, KeyEntry, Project
 from labeler.store.items import check_marker, clean_alternatives
 
@@ -121,12 +121,12 @@ def key_from_labels(labels: Sequence[Any], marker_names: Mapping[str, str]) -> l
     """Harvested labels -> key entries; a marker's name comes from ``marker_names``.
 
     Each printed text is split into name, alternatives and note
-    (:func:`labeler.harvest.label_text.split_label`): a proposal the curator
+    (:func:`labeler.harvest.label_text.split_labels`): a proposal the curator
     can change in the key editor or with ``labeler items edit-key``.
     """
+    texts = [marker_names.get(lb.marker, "") if lb.marker else lb.text for lb in labels]
     key = []
-    for label in labels:
-        printed = split_label(marker_names.get(label.marker, "") if label.marker else label.text)
+    for label, printed in zip(labels, split_labels(texts), strict=True):
         key.append(
             KeyEntry(
                 name=printed.name,

@@ -21,6 +21,7 @@ Gold set: ``tests/harvest/test_label_text_gold.py``.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 #: Phrases that describe the specimen or the picture, not the part ("Aorta (cut)").
@@ -125,6 +126,25 @@ def split_label(text: str) -> LabelText:
         name, notes = head, [*notes, tail]
     name, slashed = _split_slash(name)
     return LabelText(name, _unique([*slashed, *alternatives], name), "; ".join(notes))
+
+
+def split_labels(texts: Iterable[str]) -> list[LabelText]:
+    """Split every label of one figure; an alternative that is another label's name is a note.
+
+    "Alpha-Helix protein (Integral protein)" beside an "Integral protein" label
+    names the category the part belongs to, not another name of it: as an
+    alternative it would make two labelled parts one.
+    """
+    split = [split_label(t) for t in texts]
+    names = {t.name.casefold() for t in split}
+    out = []
+    for t in split:
+        taken = [a for a in t.alternatives if a.casefold() in names]
+        if taken:
+            kept = tuple(a for a in t.alternatives if a not in taken)
+            t = LabelText(t.name, kept, "; ".join([*filter(None, [t.note]), *taken]))
+        out.append(t)
+    return out
 
 
 def is_note(part: str) -> bool:
