@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 from labeler.errors import LabelerError
-from labeler.harvest.label_text import split_label, split_labels
 from labeler.store import Item, KeyEntry, Project
 from labeler.store.items import check_marker, clean_alternatives
 
@@ -124,6 +123,8 @@ def key_from_labels(labels: Sequence[Any], marker_names: Mapping[str, str]) -> l
     (:func:`labeler.harvest.label_text.split_labels`): a proposal the curator
     can change in the key editor or with ``labeler items edit-key``.
     """
+    from labeler.harvest.label_text import split_labels  # the harvest package loads pymupdf
+
     texts = [marker_names.get(lb.marker, "") if lb.marker else lb.text for lb in labels]
     key = []
     for label, printed in zip(labels, split_labels(texts), strict=True):
@@ -300,6 +301,8 @@ def tidy_entry(entry: KeyEntry) -> KeyEntry:
     note "cut"); alternatives and a note the entry already has are kept. A name
     with nothing to split gives the entry back unchanged.
     """
+    from labeler.harvest.label_text import split_label
+
     text = split_label(entry.name)
     if (text.name, text.alternatives, text.note) == (entry.name, (), ""):
         return entry
