@@ -9,14 +9,15 @@ the CLI and the GUI can never disagree about what an edit means.
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from labeler.errors import LabelerError
 from labeler.store import Item, KeyEntry, Project
-from labeler.store.items import check_marker
+from labeler.store.items import check_marker, clean_alternatives
 
 Box = tuple[float, float, float, float]
 IMAGE_KINDS = {".png": "image", ".jpg": "image", ".jpeg": "image", ".svg": "svg"}
@@ -116,17 +117,26 @@ def reerase_item(
 
 
 def key_from_labels(labels: Sequence[Any], marker_names: Mapping[str, str]) -> list[KeyEntry]:
-    """Harvested labels -> key entries; a marker's name comes from ``marker_names``."""
+    """Harvested labels -> key entries; a marker's name comes from ``marker_names``.
+
+    Each printed text is split into name, alternatives and note
+    (:func:`labeler.harvest.label_text.split_labels`): a proposal the curator
+    can change in the key editor or with ``labeler items edit-key``.
+    """
+    from labeler.harvest.label_text import split_labels  # the harvest package loads pymupdf
+
+    texts = [marker_names.get(lb.marker, "") if lb.marker else lb.text for lb in labels]
     key = []
-    for label in labels:
-        name = marker_names.get(label.marker, "") if label.marker else label.text
+    for label, printed in zip(labels, split_labels(texts), strict=True):
         key.append(
             KeyEntry(
-                name=name,
+                name=printed.name,
                 bbox=tuple(label.bbox),
                 anchor=label.anchor,
                 marker=label.marker,
                 origin=label.kind,
+                alternatives=printed.alternatives,
+                note=printed.note,
             )
         )
     return key
@@ -145,16 +155,20 @@ def item_as_json(project: Project, item: Item) -> dict[str, Any]:
         "erase_method": item.erase_method,
         "question": str(project.assets.path(item.question_asset)) if item.question_asset else None,
         "answer": str(project.assets.path(item.answer_asset)) if item.answer_asset else None,
-        "key": [
-            {
-                "name": e.name,
-                "bbox": list(e.bbox) if e.bbox else None,
-                "anchor": list(e.anchor) if e.anchor else None,
-                "marker": e.marker,
-                "origin": e.origin,
-            }
-            for e in project.items.key(item.id)
-        ],
+        "key": [entry_as_json(e) for e in project.items.key(item.id)],
+    }
+
+
+def entry_as_json(entry: KeyEntry) -> dict[str, Any]:
+    """One key entry as plain JSON (``add-item`` and ``items show`` print these)."""
+    return {
+        "name": entry.name,
+        "alternatives": list(entry.alternatives),
+        "note": entry.note,
+        "bbox": list(entry.bbox) if entry.bbox else None,
+        "anchor": list(entry.anchor) if entry.anchor else None,
+        "marker": entry.marker,
+        "origin": entry.origin,
     }
 
 
@@ -194,6 +208,7 @@ def merge_entries(entries: Sequence[KeyEntry]) -> KeyEntry:
 
     A label the harvester broke over lines ("left" / "ventricle") is one name;
     the first anchor and marker found are kept, since one label points once.
+    Alternatives and notes of the parts are kept too (in order, repeats once).
     """
     boxes = [e.bbox for e in entries if e.bbox is not None]
     bbox: Box | None = None
@@ -204,12 +219,15 @@ def merge_entries(entries: Sequence[KeyEntry]) -> KeyEntry:
             max(b[2] for b in boxes),
             max(b[3] for b in boxes),
         )
+    name = " ".join(e.name for e in entries if e.name)
     return KeyEntry(
-        name=" ".join(e.name for e in entries if e.name),
+        name=name,
         bbox=bbox,
         anchor=next((e.anchor for e in entries if e.anchor is not None), None),
         marker=next((e.marker for e in entries if e.marker), None),
         origin="manual",
+        alternatives=clean_alternatives(name, [a for e in entries for a in e.alternatives]),
+        note="; ".join(dict.fromkeys(e.note for e in entries if e.note)),
     )
 
 
@@ -217,8 +235,9 @@ def split_entry(entry: KeyEntry) -> list[KeyEntry]:
     """One entry as several: at commas/semicolons/slashes if present, else at spaces.
 
     The box is shared out left to right in proportion to each part's length,
-    so the overlays stay roughly over their text; the anchor and marker stay
-    with the first part. An entry with one word comes back unchanged.
+    so the overlays stay roughly over their text; the anchor, marker,
+    alternatives and note stay with the first part. An entry with one word comes
+    back unchanged.
     """
     parts = [p.strip() for p in re.split(r"[,;/]", entry.name) if p.strip()]
     if len(parts) < 2:
@@ -241,9 +260,97 @@ def split_entry(entry: KeyEntry) -> list[KeyEntry]:
             anchor=entry.anchor if i == 0 else None,
             marker=entry.marker if i == 0 else None,
             origin="manual",
+            alternatives=clean_alternatives(part, entry.alternatives) if i == 0 else (),
+            note=entry.note if i == 0 else "",
         )
         for i, part in enumerate(parts)
     ]
+
+
+def edit_entry(
+    entry: KeyEntry,
+    *,
+    name: str | None = None,
+    alternatives: Iterable[str] | None = None,
+    note: str | None = None,
+) -> KeyEntry:
+    """The entry with a new name, alternatives and/or note (``None``: unchanged), checked.
+
+    The one rule behind the key editor's cells and ``labeler items edit-key``:
+    blanks and repeats are dropped from the alternatives, an entry keeps a name
+    or a marker, and the edited entry is the curator's (origin ``manual``).
+    """
+    name = entry.name if name is None else " ".join(name.split())
+    if not name and not entry.marker:
+        raise LabelerError("a label needs a name or a marker; delete the row instead")
+    return dataclasses.replace(
+        entry,
+        name=name,
+        alternatives=clean_alternatives(
+            name, entry.alternatives if alternatives is None else alternatives
+        ),
+        note=entry.note if note is None else " ".join(note.split()),
+        origin="manual",
+    )
+
+
+def tidy_entry(entry: KeyEntry) -> KeyEntry:
+    """The entry with alternatives and a note read out of its name, as harvest splits labels.
+
+    For a name the curator typed or pasted whole ("Aorta (cut)" → name "Aorta",
+    note "cut"); alternatives and a note the entry already has are kept. A name
+    with nothing to split gives the entry back unchanged.
+    """
+    from labeler.harvest.label_text import split_label
+
+    text = split_label(entry.name)
+    if (text.name, text.alternatives, text.note) == (entry.name, (), ""):
+        return entry
+    return edit_entry(
+        entry,
+        name=text.name,
+        alternatives=[*entry.alternatives, *text.alternatives],
+        note="; ".join(n for n in (entry.note, text.note) if n),
+    )
+
+
+def find_entry(entries: Sequence[KeyEntry], which: str) -> int:
+    """The index of the entry ``which`` names: a 1-based position, a marker letter or a name.
+
+    A name matches case-insensitively and must be unique in the key; anything
+    else is a :class:`LabelerError` listing what the key holds.
+    """
+    which = which.strip()
+    if which.isdigit():
+        if 1 <= int(which) <= len(entries):
+            return int(which) - 1
+        raise LabelerError(f"the key has {len(entries)} entries; {which} is not one of 1…")
+    hits = [i for i, e in enumerate(entries) if e.name.casefold() == which.casefold()]
+    if not hits and len(which) == 1:
+        hits = [i for i, e in enumerate(entries) if e.marker == which.upper()]
+    if len(hits) == 1:
+        return hits[0]
+    names = ", ".join(f"{i}. {e.name or e.marker}" for i, e in enumerate(entries, start=1))
+    if hits:
+        raise LabelerError(f"{which!r} is in the key {len(hits)} times; give its number ({names})")
+    raise LabelerError(f"no key entry {which!r}; the key is: {names or '(empty)'}")
+
+
+ALTERNATIVES_SEPARATOR = "; "
+
+
+def parse_alternatives(text: str) -> tuple[str, ...]:
+    """Typed alternatives ("eardrum; tympanum") as a tuple; semicolons separate them.
+
+    Not commas: chemical and anatomical names can contain them
+    ("1,3-bisphosphoglycerate").
+    """
+    return tuple(p.strip() for p in text.split(";") if p.strip())
+
+
+def format_alternatives(alternatives: Iterable[str]) -> str:
+    """Alternatives as the curator types them (the inverse of :func:`parse_alternatives`)."""
+    return ALTERNATIVES_SEPARATOR.join(alternatives)
 
 
 def clean_marker(text: str) -> str | None:

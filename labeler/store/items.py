@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import json
 import re
@@ -194,16 +195,16 @@ class ItemTable:
         with transaction(self.db):
             self.db.execute("DELETE FROM items WHERE id = ?", (item_id,))
 
-    def key(self, item_id: str) -> list[KeyEntry]:
-        """The item's answer key in order."""
+    def key(self, item_id: str) -> builtins.list[KeyEntry]:
+        """The item's answer key in order (``builtins``: ``list`` here is the method above)."""
         rows = self.db.execute(
             "SELECT * FROM key_entries WHERE item_id = ? ORDER BY position", (item_id,)
         )
         return [_key_entry(r) for r in rows]
 
-    def keys(self) -> dict[str, list[KeyEntry]]:
+    def keys(self) -> dict[str, builtins.list[KeyEntry]]:
         """Every item's key at once (one query; for analysis and the review matrix)."""
-        out: dict[str, list[KeyEntry]] = {}
+        out: dict[str, builtins.list[KeyEntry]] = {}
         for row in self.db.execute("SELECT * FROM key_entries ORDER BY item_id, position"):
             out.setdefault(row["item_id"], []).append(_key_entry(row))
         return out
@@ -221,12 +222,28 @@ class ItemTable:
             check_marker(e.marker)
             if not e.name.strip() and not e.marker:
                 raise LabelerError("a key entry needs a name or a marker")
+            alternatives = clean_alternatives(e.name, e.alternatives)
             x0, y0, x1, y1 = e.bbox if e.bbox else (None, None, None, None)
             ax, ay = e.anchor if e.anchor else (None, None)
             self.db.execute(
                 "INSERT INTO key_entries(item_id, position, name, x0, y0, x1, y1, anchor_x, "
-                "anchor_y, marker, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (item_id, position, e.name.strip(), x0, y0, x1, y1, ax, ay, e.marker, e.origin),
+                "anchor_y, marker, origin, alternatives, note) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    item_id,
+                    position,
+                    e.name.strip(),
+                    x0,
+                    y0,
+                    x1,
+                    y1,
+                    ax,
+                    ay,
+                    e.marker,
+                    e.origin,
+                    dumps(list(alternatives)),
+                    " ".join(e.note.split()),
+                ),
             )
 
     def _put(self, data: bytes | None, ext: str) -> str | None:
@@ -241,6 +258,28 @@ def check_marker(marker: str | None) -> None:
     """
     if marker is not None and not (isinstance(marker, str) and MARKER_RE.fullmatch(marker)):
         raise LabelerError(f"a marker is one letter (A, B, C … Z), not {marker!r}")
+
+
+def clean_alternatives(name: str, alternatives: Iterable[str]) -> tuple[str, ...]:
+    """Alternatives as stored: trimmed, blanks and repeats (of each other or the name) dropped.
+
+    An entry without a name cannot have alternatives: they are synonyms *of* the
+    name, and a marker-only entry would give them nothing to match.
+    """
+    if isinstance(alternatives, str):
+        raise LabelerError("alternatives are a list of names, not one string")
+    seen = {name.strip().casefold()}
+    out = []
+    for alternative in alternatives:
+        if not isinstance(alternative, str):
+            raise LabelerError(f"an alternative is a name, not {alternative!r}")
+        alternative = " ".join(alternative.split())
+        if alternative and alternative.casefold() not in seen:
+            seen.add(alternative.casefold())
+            out.append(alternative)
+    if out and not name.strip():
+        raise LabelerError("a key entry with alternatives needs a name; type the name first")
+    return tuple(out)
 
 
 def _check_fields(fields: dict[str, str]) -> None:
@@ -285,4 +324,6 @@ def _key_entry(row: sqlite3.Row) -> KeyEntry:
         anchor=None if anchor[0] is None else anchor,
         marker=row["marker"],
         origin=row["origin"],
+        alternatives=tuple(json.loads(row["alternatives"])),
+        note=row["note"],
     )

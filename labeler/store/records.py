@@ -8,6 +8,7 @@ a new record.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,13 +35,26 @@ class Source:
 
 @dataclass(frozen=True)
 class KeyEntry:
-    """One answer-key name, with where it was printed and what it points at."""
+    """One answer-key name, with where it was printed and what it points at.
+
+    ``alternatives`` are other names of the same part printed with it ("eardrum"
+    for "Tympanic membrane (eardrum)"): answers using them are correct, so they
+    score as ``same`` synonyms of ``name`` for this item. ``note`` is printed text
+    that is not a name ("cut", "I-XII"); it is shown to curators, never scored.
+    """
 
     name: str
     bbox: Box | None = None
     anchor: Point | None = None
     marker: str | None = None
     origin: str = "manual"
+    alternatives: tuple[str, ...] = ()
+    note: str = ""
+
+
+def alternative_rows(entries: Iterable[KeyEntry]) -> tuple[tuple[str, str, str], ...]:
+    """The key's alternatives as per-item lexicon rows ``(name, alternative, "same")``."""
+    return tuple((e.name, alt, "same") for e in entries if e.name for alt in e.alternatives)
 
 
 @dataclass(frozen=True)
