@@ -10,12 +10,12 @@ from pathlib import Path
 import numpy as np
 import pymupdf
 import pytest
-from erase_fixtures import decode
 
 from labeler.curation import add_item_from_document, reerase_item
 from labeler.erase import erase_figure
 from labeler.errors import LabelerError
 from labeler.store import Project
+from tests.erase.erase_fixtures import decode
 
 DPI = 200
 SCALE = 72 / DPI  # points per pixel: the pasted image is laid 1:1 on the render grid

@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pymupdf
 import pytest
-from erase_fixtures import (
+
+from labeler.erase import erase_figure
+from tests.erase.erase_fixtures import (
     CLIP,
     DPI,
     LABELS,
@@ -18,8 +20,6 @@ from erase_fixtures import (
     outside_boxes,
     render,
 )
-
-from labeler.erase import erase_figure
 
 UPRIGHT = tuple(label for label in LABELS if not label.rotate)
 

@@ -5,7 +5,12 @@ from __future__ import annotations
 import numpy as np
 import pymupdf
 import pytest
-from erase_fixtures import (
+
+from labeler.erase import erase_figure
+from labeler.erase.vector_text import erase_vector_text
+from labeler.harvest import fragments_from_spans
+from labeler.pdf.content import text_spans
+from tests.erase.erase_fixtures import (
     CAPTION,
     CLIP,
     DPI,
@@ -19,11 +24,6 @@ from erase_fixtures import (
     outside_boxes,
     render,
 )
-
-from labeler.erase import erase_figure
-from labeler.erase.vector_text import erase_vector_text
-from labeler.harvest import fragments_from_spans
-from labeler.pdf.content import text_spans
 
 
 @pytest.fixture(scope="module")

@@ -3,11 +3,11 @@
 import json
 
 import pytest
-from export_fixtures import MODELS
 
 from labeler.cli import main
 from labeler.export.importer import import_items, import_results
 from labeler.store import Project
+from tests.export.export_fixtures import MODELS
 
 FILES = ("README.md", "items.jsonl", "results.jsonl", "sample/results.jsonl")
 

@@ -5,8 +5,6 @@ import threading
 import time
 
 import pytest
-from runs_loopback import LoopbackServer, http_error, ok, truncated
-from runs_support import figure, make_project, models_toml
 
 from labeler.errors import LabelerError
 from labeler.prompts import CONDITIONS
@@ -14,6 +12,8 @@ from labeler.providers.baseline import SubjectPriorBaseline
 from labeler.providers.config import baseline_model, load_models
 from labeler.runs.runner import RetryPolicy, plan_run, run
 from labeler.store import Project
+from tests.runs.runs_loopback import LoopbackServer, http_error, ok, truncated
+from tests.runs.runs_support import figure, make_project, models_toml
 
 FAST = RetryPolicy(base_delay_s=0.01)
 

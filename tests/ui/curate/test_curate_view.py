@@ -13,7 +13,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLineEdit
 
 from labeler.store import KeyEntry, NewResponse
-from tests.gui.gui_helpers import FIGURE_CLIP, LABELS, wait_idle, write_cell_pdf
+from tests.ui.gui_helpers import FIGURE_CLIP, LABELS, wait_idle, write_cell_pdf
 from ui.curate.view import PREVIEW_TAB, CurateView
 
 

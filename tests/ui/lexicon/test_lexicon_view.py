@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 
 from labeler.lexicon import Lexicon
 from labeler.store import KeyEntry, Project
-from tests.gui_review.factory import answer
+from tests.ui.factory import answer
 from ui.lexicon.models import SuggestionsModel
 from ui.lexicon.view import LexiconView
 from ui.review.cells import Column

@@ -3,7 +3,6 @@
 import gc
 
 import pytest
-from export_fixtures import MODELS, answer
 
 from labeler.results import (
     FRAME_COLUMNS,
@@ -14,6 +13,7 @@ from labeler.results import (
     score_cell,
 )
 from labeler.scoring import NameScore, score_names
+from tests.export.export_fixtures import MODELS, answer
 
 HEART = "campbell-p137-fig42-3"
 CELL = "campbell-p140-fig6-8"

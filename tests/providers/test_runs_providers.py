@@ -7,7 +7,11 @@ refusal signals, 429 with Retry-After, 500s and slow answers.
 """
 
 import pytest
-from runs_loopback import (
+
+from labeler.prompts import CONDITIONS, build_prompt, needs_image
+from labeler.providers.config import load_models
+from labeler.runs.runner import RetryPolicy, run
+from tests.runs.runs_loopback import (
     ANSWER,
     blocked,
     empty,
@@ -18,11 +22,7 @@ from runs_loopback import (
     stream_error,
     truncated,
 )
-from runs_support import models_toml
-
-from labeler.prompts import CONDITIONS, build_prompt, needs_image
-from labeler.providers.config import load_models
-from labeler.runs.runner import RetryPolicy, run
+from tests.runs.runs_support import models_toml
 
 PROVIDERS = ("openai", "anthropic", "gemini")
 FAST = RetryPolicy(base_delay_s=0.01)

@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from labeler.store import KeyEntry, NewResponse, Project
-from tests.gui_review.factory import answer, heart_project
+from tests.ui.factory import answer, heart_project
 from ui.export.dialog import ExportDialog
 from ui.leaderboard.compute import METRICS, compute
 from ui.leaderboard.view import LeaderboardView
