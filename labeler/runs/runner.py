@@ -46,7 +46,6 @@ from labeler.providers.config import ModelConfig
 from labeler.providers.images import prepare_image
 from labeler.runs.cost import call_cost, estimate_call_cost
 from labeler.runs.parse import ParsedAnswer, parse_answer
-from labeler.runs.queries import cells_with_status
 from labeler.store import NewResponse, Project
 
 DEFAULT_CONCURRENCY = 4
@@ -184,7 +183,7 @@ def plan_run(
         items = [i for i in project.items.list() if i.status != "excluded"]
     else:
         items = [project.items.get(i) for i in dict.fromkeys(item_ids)]
-    done = cells_with_status(project, FINAL if retry_failed else FINAL + RETRYABLE)
+    done = project.responses.cells_with_status(FINAL if retry_failed else FINAL + RETRYABLE)
     corpus_digest = None
     if any(m.provider == "baseline" for m in models):
         corpus_digest = _corpus_digest(baseline_corpus(project))
