@@ -11,6 +11,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+# PDF points, top-left origin, like labeler.pdf.geometry.Box (the store sits below pdf, so it
+# names the type itself); the store keeps no pixel boxes.
 Box = tuple[float, float, float, float]
 Point = tuple[float, float]
 
