@@ -7,6 +7,7 @@ import pymupdf
 import pytest
 
 from labeler.erase import erase_figure
+from labeler.erase.edits import EraseEdits
 from tests.erase.erase_fixtures import (
     CLIP,
     DPI,
@@ -81,7 +82,11 @@ def test_curator_edits_on_a_raster_figure(pasted):
     cytoplasm = next(label.bbox for label in default.labels if label.text == "Cytoplasm")
     blank = (150.0, 60.0, 200.0, 80.0)  # white paper: OCR proposed nothing here
     result = erase_figure(
-        doc, 1, clip=CLIP, dpi=DPI, removed_boxes=[cytoplasm], extra_boxes=[blank]
+        doc,
+        1,
+        clip=CLIP,
+        dpi=DPI,
+        edits=EraseEdits(removed_boxes=(cytoplasm,), extra_boxes=(blank,)),
     )
     names = [label.text for label in result.labels]
     assert "Cytoplasm" not in names and "Cytoplasm" in result.kept
