@@ -39,7 +39,7 @@ from labeler.providers.base import CallRequest  # noqa: E402
 from labeler.providers.config import ModelConfig  # noqa: E402
 from labeler.providers.openai_provider import chat_body  # noqa: E402
 from labeler.runs.runner import plan_run, run  # noqa: E402
-from labeler.store import KeyEntry, Project  # noqa: E402
+from labeler.store import KeyEntry, NewItem, Project  # noqa: E402
 
 
 def make_project(folder: Path, n_items: int) -> Project:
@@ -48,10 +48,12 @@ def make_project(folder: Path, n_items: int) -> Project:
         buf = io.BytesIO()
         Image.new("RGB", (64, 48), (i % 256, (i // 256) % 256, 7)).save(buf, "PNG")
         project.items.add(
-            item_id=f"it{i:05d}",
-            subject=f"figure {i} of the heart",
-            question_png=buf.getvalue(),
-            key=[KeyEntry("aorta"), KeyEntry("left ventricle")],
+            NewItem(
+                item_id=f"it{i:05d}",
+                subject=f"figure {i} of the heart",
+                question_png=buf.getvalue(),
+                key=[KeyEntry("aorta"), KeyEntry("left ventricle")],
+            )
         )
     return project
 

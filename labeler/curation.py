@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from labeler.erase.edits import EraseEdits
 from labeler.errors import LabelerError
-from labeler.store import Item, KeyEntry, Project
+from labeler.store import Item, KeyEntry, NewItem, Project
 from labeler.store.items import check_marker
 
 Box = tuple[float, float, float, float]
@@ -29,20 +30,18 @@ def add_item_from_document(
     page: int,
     clip: Box | None = None,
     *,
-    subject: str = "",
-    tier: str = "extended",
-    pattern: str | None = None,
-    dpi: int = 200,
+    item: NewItem | None = None,
     password: str | None = None,
     edits: EraseEdits | None = None,
     marker_names: Mapping[str, str] | None = None,
-    key: Sequence[KeyEntry] | None = None,
 ) -> Item:
     """Erase and harvest ``clip`` of ``page`` (1-based) and store it as a draft item.
 
+    ``item`` holds what the curator gives (subject, tier, pattern, dpi, status, notes, key);
+    the source, page, clip, images and edits come from the document and the erasure.
     ``edits`` are the curator's erase edits (see :class:`~labeler.erase.edits.EraseEdits`);
     ``marker_names`` maps printed marker letters to the names the curator supplies.
-    ``key``, when given, is the curator's edited key, stored instead of the harvested
+    ``item.key``, when given, is the curator's edited key, stored instead of the harvested
     one in the same transaction (a bad key then stores nothing). The pattern defaults to
     ``C`` when the figure carries markers and ``B`` otherwise.
     """
@@ -50,35 +49,34 @@ def add_item_from_document(
     from labeler.pdf.document import open_document
 
     path = Path(path)
+    item = item or NewItem()
     edits = edits or EraseEdits()
     doc = open_document(path, password=password)
     try:
-        result = erase_figure(doc, page=page, clip=clip, dpi=dpi, edits=edits)
+        result = erase_figure(doc, page=page, clip=clip, dpi=item.dpi, edits=edits)
         page_count = doc.page_count
     finally:
         doc.close()
+    key = item.key
     if key is None:
         key = key_from_labels(result.labels, marker_names or {})
-    if pattern is None:
-        pattern = "C" if any(entry.marker for entry in key) else "B"
     with project.transaction():
         source = project.sources.add(
             path, kind=IMAGE_KINDS.get(path.suffix.lower(), "pdf"), page_count=page_count
         )
         return project.items.add(
-            source_id=source.id,
-            page=page,
-            clip=tuple(result.clip),
-            subject=subject,
-            tier=tier,
-            pattern=pattern,
-            dpi=dpi,
-            question_png=result.question_png,
-            answer_png=result.answer_png,
-            question_pdf=result.question_pdf,
-            erase_method=result.method,
-            erase_edits=edits.to_json(),
-            key=key,
+            replace(
+                item,
+                source_id=source.id,
+                page=page,
+                clip=tuple(result.clip),
+                question_png=result.question_png,
+                answer_png=result.answer_png,
+                question_pdf=result.question_pdf,
+                erase_method=result.method,
+                erase_edits=edits.to_json(),
+                key=key,
+            )
         )
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from labeler.data import SAMPLE_BOOK as _SAMPLE_BOOK_NAME
 from labeler.data import data_file
-from labeler.store import Project
+from labeler.store import NewItem, Project
 
 SAMPLE_BOOK = data_file(_SAMPLE_BOOK_NAME)  # regenerate: python -m labeler.samples
 
@@ -41,8 +41,7 @@ def build_demo_project(folder: str | Path) -> Project:
             book,
             figure.page,
             figure.clip,
-            subject=figure.spec.subject,
-            tier="core" if n % 2 == 0 else "extended",
+            item=NewItem(subject=figure.spec.subject, tier="core" if n % 2 == 0 else "extended"),
             marker_names=figure.spec.marker_names,
         )
         project.items.update(item.id, status="ready")

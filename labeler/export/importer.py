@@ -31,7 +31,7 @@ from labeler.export.validate import READING, validate_items, validate_results
 from labeler.results import key_names, project_lexicon
 from labeler.scoring import score_names
 from labeler.scoring.rescore import read_results
-from labeler.store import KeyEntry, NewResponse, Project
+from labeler.store import KeyEntry, NewItem, NewResponse, Project
 
 MAX_LISTED = 10
 IMPORT_NOTE = "imported from a published items.jsonl"
@@ -102,12 +102,14 @@ def import_items(project: Project, path: str | os.PathLike[str]) -> ItemsImport:
                 present.append(public)
                 continue
             item = project.items.add(
-                subject=row["subject"],
-                tier=row["tier"],
-                pattern=row["pattern"],
-                status="ready",
-                notes=IMPORT_NOTE,
-                key=key_entries(row["key_names"], row["markers"]),
+                NewItem(
+                    subject=row["subject"],
+                    tier=row["tier"],
+                    pattern=row["pattern"],
+                    status="ready",
+                    notes=IMPORT_NOTE,
+                    key=key_entries(row["key_names"], row["markers"]),
+                )
             )
             set_public_number(project, item.id, parse_public_id(project.id_prefix, public))
             for canonical, synonym, relation in row["lexicon"]:

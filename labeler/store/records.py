@@ -8,6 +8,7 @@ a new record.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -66,6 +67,40 @@ class Item:
     erase_edits: dict[str, Any]
     created_at: str
     updated_at: str
+
+
+@dataclass(frozen=True)
+class NewItem:
+    """What a curator, an importer or a script hands the store to create an item.
+
+    Ids and timestamps are added there. None means "not given": ``pattern`` then follows
+    the curator's rule (C when the key has markers, else B), ``key`` is empty (curation
+    harvests one instead) and ``item_id`` is drawn fresh.
+    """
+
+    source_id: int | None = None
+    page: int | None = None
+    clip: Box | None = None
+    subject: str = ""
+    tier: str = "extended"
+    pattern: str | None = None
+    status: str = "draft"
+    notes: str = ""
+    dpi: int = 200
+    question_png: bytes | None = None
+    answer_png: bytes | None = None
+    question_pdf: bytes | None = None
+    erase_method: str = ""
+    erase_edits: dict[str, Any] = field(default_factory=dict)  # EraseEdits.to_json()
+    key: Sequence[KeyEntry] | None = None
+    item_id: str | None = None
+
+    @property
+    def resolved_pattern(self) -> str:
+        """The pattern stored: as given, or C when the key has markers, else B."""
+        if self.pattern is not None:
+            return self.pattern
+        return "C" if any(entry.marker for entry in self.key or ()) else "B"
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from labeler.prompts import CONDITIONS
 from labeler.providers.baseline import SubjectPriorBaseline
 from labeler.providers.config import baseline_model, load_models
 from labeler.runs.runner import RetryPolicy, plan_run, run
-from labeler.store import Project
+from labeler.store import NewItem, Project
 from tests.runs.runs_loopback import LoopbackServer, http_error, ok, truncated
 from tests.runs.runs_support import figure, make_project, models_toml
 
@@ -139,7 +139,7 @@ def test_baseline_ranks_by_frequency():
 
 
 def test_item_without_question_image_runs_only_no_image(project, server, key_env, tmp_path):
-    project.items.add(item_id="bare", subject="the human eye")
+    project.items.add(NewItem(item_id="bare", subject="the human eye"))
     plan = plan_run(project, openai_model(tmp_path, server), CONDITIONS, ["bare"])
     assert [c.condition for c in plan.calls] == ["no-image"]
     assert len(plan.unrunnable) == 3 and "no question image" in plan.unrunnable[0]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from labeler.store import KeyEntry, NewResponse, Project
+from labeler.store import KeyEntry, NewItem, NewResponse, Project
 
 VOCABULARY = {
     "heart": [
@@ -117,12 +117,14 @@ def build_project(
         subject = subjects[n % len(subjects)]
         key = VOCABULARY[subject][: 5 + n % 4]
         item = project.items.add(
-            subject=subject,
-            status="ready" if n % 5 else "draft",
-            question_png=figure_png(subject, key, labelled=False, seed=n) if images else None,
-            answer_png=figure_png(subject, key, labelled=True, seed=n) if images else None,
-            key=[KeyEntry(name) for name in key],
-            item_id=f"it-{n:04d}",
+            NewItem(
+                subject=subject,
+                status="ready" if n % 5 else "draft",
+                question_png=figure_png(subject, key, labelled=False, seed=n) if images else None,
+                answer_png=figure_png(subject, key, labelled=True, seed=n) if images else None,
+                key=[KeyEntry(name) for name in key],
+                item_id=f"it-{n:04d}",
+            )
         )
         item_ids.append((item.id, key))
     with project.transaction():
@@ -194,16 +196,20 @@ def heart_project(folder) -> Project:
     """
     project = Project.create(folder, name="heart")
     project.items.add(
-        item_id="heart",
-        subject="the heart",
-        status="ready",
-        key=[KeyEntry("mitral valve"), KeyEntry("aorta"), KeyEntry("left atrium")],
+        NewItem(
+            item_id="heart",
+            subject="the heart",
+            status="ready",
+            key=[KeyEntry("mitral valve"), KeyEntry("aorta"), KeyEntry("left atrium")],
+        )
     )
     project.items.add(
-        item_id="cell",
-        subject="an animal cell",
-        status="draft",
-        key=[KeyEntry("nucleus"), KeyEntry("ribosome")],
+        NewItem(
+            item_id="cell",
+            subject="an animal cell",
+            status="draft",
+            key=[KeyEntry("nucleus"), KeyEntry("ribosome")],
+        )
     )
     record = project.responses.record
     record(answer("heart", "m/a", "told", ["bicuspid valve", "aorta", "left atrium"]))

@@ -108,11 +108,11 @@ def add_item(
     instead of the harvested one (in the same transaction) when given.
     """
     from labeler.curation import add_item_from_document
-    from labeler.store import Project
+    from labeler.store import NewItem, Project
 
     with Project.open(folder) as project:
         item = add_item_from_document(
-            project, path, page, clip, edits=edits, key=key, password=password
+            project, path, page, clip, item=NewItem(key=key), edits=edits, password=password
         )
         return item.id
 

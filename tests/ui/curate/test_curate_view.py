@@ -13,7 +13,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLineEdit
 
 from labeler.erase.mask import Stroke
-from labeler.store import KeyEntry, NewResponse
+from labeler.store import KeyEntry, NewItem, NewResponse
 from tests.ui.gui_helpers import FIGURE_CLIP, LABELS, wait_idle, write_cell_pdf
 from ui.curate.view import PREVIEW_TAB, CurateView
 
@@ -230,7 +230,7 @@ def test_items_filter_by_status_and_search(qtbot, window):
     for subject, status in (("heart", "ready"), ("leaf", "draft"), ("eye", "excluded")):
         # fixed ids: the search also matches ids, and a random hex id can contain "ea"
         item = project.items.add(
-            item_id=f"it-{subject}", subject=subject, status=status, key=[KeyEntry("x")]
+            NewItem(item_id=f"it-{subject}", subject=subject, status=status, key=[KeyEntry("x")])
         )
         assert item.status == status
     window.session.items_changed.emit()
