@@ -425,7 +425,7 @@ def to_new_response(
         error = parsed.error
     if error is None and status == EMPTY:
         error = f"no answer text (finish_reason={result.finish_reason})"
-        reasoning, output = result.reasoning_tokens, result.output_tokens
+        reasoning, output = result.usage.reasoning_tokens, result.usage.output_tokens
         if reasoning and output and reasoning >= output:
             error += f"; reasoning used the whole output budget ({reasoning} tokens)"
     if error is None and status == REFUSED:
@@ -473,12 +473,10 @@ def _row(
         diagram_is=parsed.diagram_is,
         labels=[{"name": x.name, "location_hint": x.location_hint} for x in parsed.labels],
         parse_ok=parsed.parse_ok,
-        input_tokens=result.input_tokens,
-        output_tokens=result.output_tokens,
-        reasoning_tokens=result.reasoning_tokens,
+        usage=result.usage,
         latency_ms=round(result.latency_s * 1000, 3),
         attempts=attempts,
-        cost_usd=call_cost(call.model, result.input_tokens, result.output_tokens),
+        cost_usd=call_cost(call.model, result.usage),
         settings=dict(call.settings),
         image_width=image.width if image else None,
         image_height=image.height if image else None,

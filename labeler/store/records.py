@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from labeler.usage import Usage
+
 # PDF points, top-left origin, like labeler.pdf.geometry.Box (the store sits below pdf, so it
 # names the type itself); the store keeps no pixel boxes.
 Box = tuple[float, float, float, float]
@@ -136,6 +138,11 @@ class Response:
     asked_image: str | None = None  # the item's question image asset then
 
     @property
+    def usage(self) -> Usage:
+        """The stored token counts as the record the providers report."""
+        return Usage(self.input_tokens, self.output_tokens, self.reasoning_tokens)
+
+    @property
     def predicted_names(self) -> list[str]:
         """The names the model gave, in its order (what the scorer sees)."""
         return [str(label.get("name", "")).strip() for label in self.labels if label.get("name")]
@@ -155,9 +162,7 @@ class NewResponse:
     diagram_is: str | None = None
     labels: list[dict[str, str]] = field(default_factory=list)
     parse_ok: bool = False
-    input_tokens: int | None = None
-    output_tokens: int | None = None
-    reasoning_tokens: int | None = None
+    usage: Usage = field(default_factory=Usage)  # stored as three token columns
     latency_ms: float | None = None
     attempts: int = 1
     cost_usd: float | None = None

@@ -48,6 +48,7 @@ class ResponseTable:
         if response.status not in RESPONSE_STATUSES:
             raise LabelerError(f"unknown response status {response.status!r}")
         values = dataclasses.asdict(response)
+        values.update(values.pop("usage"))  # one column per token count
         columns, params = [], []
         for name, value in values.items():
             if name in _JSON_COLUMNS:

@@ -16,6 +16,7 @@ from pathlib import Path
 from PIL import Image, ImageDraw
 
 from labeler.store import KeyEntry, NewItem, NewResponse, Project
+from labeler.usage import Usage
 
 VOCABULARY = {
     "heart": [
@@ -166,8 +167,7 @@ def _response(item_id, model, condition, key, skill, rng: random.Random) -> NewR
         diagram_is="a diagram",
         labels=labels,
         parse_ok=parse_ok,
-        input_tokens=900,
-        output_tokens=120,
+        usage=Usage(input_tokens=900, output_tokens=120),
         latency_ms=2300.0,
         cost_usd=0.0011,
     )
