@@ -38,7 +38,7 @@ from labeler.prompts import CONDITIONS  # noqa: E402
 from labeler.providers.base import CallRequest  # noqa: E402
 from labeler.providers.config import ModelConfig  # noqa: E402
 from labeler.providers.openai_provider import chat_body  # noqa: E402
-from labeler.runs.runner import plan_run, run  # noqa: E402
+from labeler.runs.runner import RunOptions, RunRequest, plan_run, run  # noqa: E402
 from labeler.store import KeyEntry, NewItem, Project  # noqa: E402
 
 
@@ -92,17 +92,18 @@ def main() -> None:
             project = make_project(Path(tmp) / "p", n_items)
             bodies = [
                 json.dumps(chat_body(model, CallRequest(c.prompt, c.image)))
-                for c in plan_run(project, [model], CONDITIONS).calls
+                for c in plan_run(project, RunRequest([model], CONDITIONS)).calls
             ]
             bare = _bare_http(url, bodies, args.concurrency)
             answered: list[float] = []
             start, cpu0 = time.perf_counter(), _cpu()
             summary = run(
                 project,
-                [model],
-                CONDITIONS,
-                concurrency=args.concurrency,
-                on_progress=lambda _: answered.append(time.perf_counter()),
+                RunRequest([model], CONDITIONS),
+                RunOptions(
+                    concurrency=args.concurrency,
+                    on_progress=lambda _: answered.append(time.perf_counter()),
+                ),
             )
             wall, cpu = time.perf_counter() - start, _cpu() - cpu0
             project.close()

@@ -25,7 +25,7 @@ def build_demo_project(folder: str | Path) -> Project:
     from labeler.lexicon import load_starter
     from labeler.prompts import CONDITIONS
     from labeler.providers.config import baseline_model
-    from labeler.runs.runner import run
+    from labeler.runs.runner import RunRequest, run
     from labeler.samples.book import layout
 
     folder = Path(folder)
@@ -45,5 +45,5 @@ def build_demo_project(folder: str | Path) -> Project:
             marker_names=figure.spec.marker_names,
         )
         project.items.update(item.id, status="ready")
-    run(project, [baseline_model()], CONDITIONS)
+    run(project, RunRequest([baseline_model()], CONDITIONS))
     return project
