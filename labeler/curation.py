@@ -12,11 +12,13 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from labeler.erase.edits import EraseEdits
 from labeler.errors import LabelerError
-from labeler.store import Item, KeyEntry, Project
+from labeler.store import Item, KeyEntry, NewItem, Project
 from labeler.store.items import check_marker, clean_alternatives
 
 Box = tuple[float, float, float, float]
@@ -29,62 +31,58 @@ def add_item_from_document(
     page: int,
     clip: Box | None = None,
     *,
-    subject: str = "",
-    tier: str = "extended",
-    pattern: str | None = None,
-    dpi: int = 200,
+    item: NewItem | None = None,
     password: str | None = None,
-    edits: Mapping[str, Sequence[Any]] | None = None,
+    edits: EraseEdits | None = None,
     marker_names: Mapping[str, str] | None = None,
-    key: Sequence[KeyEntry] | None = None,
 ) -> Item:
     """Erase and harvest ``clip`` of ``page`` (1-based) and store it as a draft item.
 
-    ``edits`` holds the curator's erase edits (``keep``, ``extra_boxes``,
-    ``removed_boxes``: boxes; ``mask_strokes``: painted strokes, see
-    :func:`labeler.erase.erase_figure`); ``marker_names`` maps printed marker letters to the
-    names the curator supplies. ``key``, when given, is the curator's edited key,
-    stored instead of the harvested one in the same transaction (a bad key then
-    stores nothing). The pattern defaults to ``C`` when the figure carries
-    markers and ``B`` otherwise.
+    ``item`` holds what the curator gives (subject, tier, pattern, dpi, status, notes, key);
+    the source, page, clip, images and edits come from the document and the erasure.
+    ``edits`` are the curator's erase edits (see :class:`~labeler.erase.edits.EraseEdits`);
+    ``marker_names`` maps printed marker letters to the names the curator supplies.
+    ``item.key``, when given, is the curator's edited key, stored instead of the harvested
+    one in the same transaction (a bad key then stores nothing). The pattern defaults to
+    ``C`` when the figure carries markers and ``B`` otherwise.
     """
     from labeler.erase import erase_figure
     from labeler.pdf.document import open_document
 
     path = Path(path)
+    item = item or NewItem()
+    edits = edits or EraseEdits()
     doc = open_document(path, password=password)
     try:
-        result = erase_figure(doc, page=page, clip=clip, dpi=dpi, **_edit_kwargs(edits))
+        result = erase_figure(doc, page=page, clip=clip, dpi=item.dpi, edits=edits)
         page_count = doc.page_count
     finally:
         doc.close()
+    key = item.key
     if key is None:
         key = key_from_labels(result.labels, marker_names or {})
-    if pattern is None:
-        pattern = "C" if any(entry.marker for entry in key) else "B"
     with project.transaction():
         source = project.sources.add(
             path, kind=IMAGE_KINDS.get(path.suffix.lower(), "pdf"), page_count=page_count
         )
         return project.items.add(
-            source_id=source.id,
-            page=page,
-            clip=tuple(result.clip),
-            subject=subject,
-            tier=tier,
-            pattern=pattern,
-            dpi=dpi,
-            question_png=result.question_png,
-            answer_png=result.answer_png,
-            question_pdf=result.question_pdf,
-            erase_method=result.method,
-            erase_edits=_edits_json(edits),
-            key=key,
+            replace(
+                item,
+                source_id=source.id,
+                page=page,
+                clip=tuple(result.clip),
+                question_png=result.question_png,
+                answer_png=result.answer_png,
+                question_pdf=result.question_pdf,
+                erase_method=result.method,
+                erase_edits=edits.to_json(),
+                key=key,
+            )
         )
 
 
 def reerase_item(
-    project: Project, item_id: str, edits: Mapping[str, Sequence[Any]], password: str | None = None
+    project: Project, item_id: str, edits: EraseEdits, password: str | None = None
 ) -> tuple[Item, list[KeyEntry]]:
     """Erase the item's clip again with new edits; store the new images.
 
@@ -100,9 +98,7 @@ def reerase_item(
     source = project.sources.get(item.source_id)
     doc = open_document(source.path, password=password)
     try:
-        result = erase_figure(
-            doc, page=item.page, clip=item.clip, dpi=item.dpi, **_edit_kwargs(edits)
-        )
+        result = erase_figure(doc, page=item.page, clip=item.clip, dpi=item.dpi, edits=edits)
     finally:
         doc.close()
     item = project.items.set_images(
@@ -111,7 +107,7 @@ def reerase_item(
         answer_png=result.answer_png,
         question_pdf=result.question_pdf,
         erase_method=result.method,
-        erase_edits=_edits_json(edits),
+        erase_edits=edits.to_json(),
     )
     return item, key_from_labels(result.labels, {})
 
@@ -169,34 +165,6 @@ def entry_as_json(entry: KeyEntry) -> dict[str, Any]:
         "anchor": list(entry.anchor) if entry.anchor else None,
         "marker": entry.marker,
         "origin": entry.origin,
-    }
-
-
-BOX_EDITS = ("keep", "extra_boxes", "removed_boxes")
-
-
-def _edit_kwargs(edits: Mapping[str, Sequence[Any]] | None) -> dict[str, tuple[Any, ...]]:
-    """The edits as ``erase_figure`` keyword arguments, checked (bad input: a clear error)."""
-    from labeler.erase.mask import parse_strokes
-
-    edits = edits or {}
-    unknown = set(edits) - {*BOX_EDITS, "mask_strokes"}
-    if unknown:
-        raise LabelerError(f"unknown erase edit(s): {', '.join(sorted(unknown))}")
-    kwargs: dict[str, tuple[Any, ...]] = {
-        k: tuple(tuple(b) for b in edits.get(k, ())) for k in BOX_EDITS
-    }
-    kwargs["mask_strokes"] = tuple(
-        s.to_json() for s in parse_strokes(edits.get("mask_strokes", ()))
-    )
-    return kwargs
-
-
-def _edits_json(edits: Mapping[str, Sequence[Any]] | None) -> dict[str, list[Any]]:
-    return {
-        k: [s if k == "mask_strokes" else list(s) for s in v]
-        for k, v in _edit_kwargs(edits).items()
-        if v
     }
 
 

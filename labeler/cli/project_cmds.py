@@ -46,7 +46,7 @@ def _add_item(args: argparse.Namespace) -> int:
     import json
 
     from labeler.curation import add_item_from_document, item_as_json
-    from labeler.store import Project
+    from labeler.store import NewItem, Project
 
     with Project.open(args.dir) as project:
         item = add_item_from_document(
@@ -54,10 +54,7 @@ def _add_item(args: argparse.Namespace) -> int:
             args.pdf,
             args.page,
             args.clip,
-            subject=args.subject,
-            tier=args.tier,
-            pattern=args.pattern,
-            dpi=args.dpi,
+            item=NewItem(subject=args.subject, tier=args.tier, pattern=args.pattern, dpi=args.dpi),
             password=args.password,
         )
         print(json.dumps(item_as_json(project, item), indent=2))

@@ -32,7 +32,7 @@ from labeler.export.validate import READING, validate_items, validate_results
 from labeler.results import key_names, project_lexicon
 from labeler.scoring import score_names
 from labeler.scoring.rescore import read_results
-from labeler.store import KeyEntry, NewResponse, Project
+from labeler.store import KeyEntry, NewItem, NewResponse, Project
 from labeler.store.records import alternative_rows
 
 MAX_LISTED = 10
@@ -141,12 +141,14 @@ def import_items(project: Project, path: str | os.PathLike[str]) -> ItemsImport:
                 row["key_names"], row["markers"], row["alternatives"], row["key_notes"]
             )
             item = project.items.add(
-                subject=row["subject"],
-                tier=row["tier"],
-                pattern=row["pattern"],
-                status="ready",
-                notes=IMPORT_NOTE,
-                key=key,
+                NewItem(
+                    subject=row["subject"],
+                    tier=row["tier"],
+                    pattern=row["pattern"],
+                    status="ready",
+                    notes=IMPORT_NOTE,
+                    key=key,
+                )
             )
             set_public_number(project, item.id, parse_public_id(project.id_prefix, public))
             printed = set(alternative_rows(key))  # the key's own rows: kept as alternatives

@@ -8,7 +8,7 @@ import json
 import re
 import sqlite3
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +16,16 @@ from labeler.errors import LabelerError
 from labeler.store.assets import AssetStore
 from labeler.store.clock import now
 from labeler.store.database import transaction
-from labeler.store.records import PATTERNS, STATUSES, TIERS, Box, Item, KeyEntry, Source, dumps
+from labeler.store.records import (
+    PATTERNS,
+    STATUSES,
+    TIERS,
+    Item,
+    KeyEntry,
+    NewItem,
+    Source,
+    dumps,
+)
 
 EDITABLE_FIELDS = {"subject", "tier", "pattern", "status", "notes"}
 MARKER_RE = re.compile(r"[A-Z]")
@@ -60,37 +69,19 @@ class ItemTable:
         self.db = db
         self.assets = assets
 
-    def add(
-        self,
-        *,
-        source_id: int | None = None,
-        page: int | None = None,
-        clip: Box | None = None,
-        subject: str = "",
-        tier: str = "extended",
-        pattern: str = "B",
-        status: str = "draft",
-        notes: str = "",
-        dpi: int = 200,
-        question_png: bytes | None = None,
-        answer_png: bytes | None = None,
-        question_pdf: bytes | None = None,
-        erase_method: str = "",
-        erase_edits: dict[str, Any] | None = None,
-        key: Sequence[KeyEntry] = (),
-        item_id: str | None = None,
-    ) -> Item:
+    def add(self, item: NewItem) -> Item:
         """Create an item with its images and key in one transaction."""
-        _check_fields({"tier": tier, "pattern": pattern, "status": status})
-        item_id = item_id or f"it-{uuid.uuid4().hex[:12]}"
+        pattern = item.resolved_pattern
+        _check_fields({"tier": item.tier, "pattern": pattern, "status": item.status})
+        item_id = item.item_id or f"it-{uuid.uuid4().hex[:12]}"
         # Assets first: a crash leaves at most an unreferenced file, never a dangling row.
         q, a, qp = (
-            self._put(question_png, "png"),
-            self._put(answer_png, "png"),
-            self._put(question_pdf, "pdf"),
+            self._put(item.question_png, "png"),
+            self._put(item.answer_png, "png"),
+            self._put(item.question_pdf, "pdf"),
         )
         stamp = now()
-        x0, y0, x1, y1 = clip if clip else (None, None, None, None)
+        x0, y0, x1, y1 = item.clip if item.clip else (None, None, None, None)
         with transaction(self.db):
             self.db.execute(
                 "INSERT INTO items(id, source_id, page, clip_x0, clip_y0, clip_x1, clip_y1, "
@@ -99,28 +90,28 @@ class ItemTable:
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     item_id,
-                    source_id,
-                    page,
+                    item.source_id,
+                    item.page,
                     x0,
                     y0,
                     x1,
                     y1,
-                    subject,
-                    tier,
+                    item.subject,
+                    item.tier,
                     pattern,
-                    status,
-                    notes,
-                    dpi,
+                    item.status,
+                    item.notes,
+                    item.dpi,
                     q,
                     a,
                     qp,
-                    erase_method,
-                    dumps(erase_edits or {}),
+                    item.erase_method,
+                    dumps(item.erase_edits),
                     stamp,
                     stamp,
                 ),
             )
-            self._write_key(item_id, key)
+            self._write_key(item_id, item.key or ())
         return self.get(item_id)
 
     def get(self, item_id: str) -> Item:

@@ -8,10 +8,14 @@ a new record.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from labeler.usage import Usage
+
+# PDF points, top-left origin, like labeler.pdf.geometry.Box (the store sits below pdf, so it
+# names the type itself); the store keeps no pixel boxes.
 Box = tuple[float, float, float, float]
 Point = tuple[float, float]
 
@@ -81,6 +85,40 @@ class Item:
 
 
 @dataclass(frozen=True)
+class NewItem:
+    """What a curator, an importer or a script hands the store to create an item.
+
+    Ids and timestamps are added there. None means "not given": ``pattern`` then follows
+    the curator's rule (C when the key has markers, else B), ``key`` is empty (curation
+    harvests one instead) and ``item_id`` is drawn fresh.
+    """
+
+    source_id: int | None = None
+    page: int | None = None
+    clip: Box | None = None
+    subject: str = ""
+    tier: str = "extended"
+    pattern: str | None = None
+    status: str = "draft"
+    notes: str = ""
+    dpi: int = 200
+    question_png: bytes | None = None
+    answer_png: bytes | None = None
+    question_pdf: bytes | None = None
+    erase_method: str = ""
+    erase_edits: dict[str, Any] = field(default_factory=dict)  # EraseEdits.to_json()
+    key: Sequence[KeyEntry] | None = None
+    item_id: str | None = None
+
+    @property
+    def resolved_pattern(self) -> str:
+        """The pattern stored: as given, or C when the key has markers, else B."""
+        if self.pattern is not None:
+            return self.pattern
+        return "C" if any(entry.marker for entry in self.key or ()) else "B"
+
+
+@dataclass(frozen=True)
 class Response:
     """One model answer for one (item, model, condition) cell, with its audit trail."""
 
@@ -113,6 +151,11 @@ class Response:
     asked_image: str | None = None  # the item's question image asset then
 
     @property
+    def usage(self) -> Usage:
+        """The stored token counts as the record the providers report."""
+        return Usage(self.input_tokens, self.output_tokens, self.reasoning_tokens)
+
+    @property
     def predicted_names(self) -> list[str]:
         """The names the model gave, in its order (what the scorer sees)."""
         return [str(label.get("name", "")).strip() for label in self.labels if label.get("name")]
@@ -132,9 +175,7 @@ class NewResponse:
     diagram_is: str | None = None
     labels: list[dict[str, str]] = field(default_factory=list)
     parse_ok: bool = False
-    input_tokens: int | None = None
-    output_tokens: int | None = None
-    reasoning_tokens: int | None = None
+    usage: Usage = field(default_factory=Usage)  # stored as three token columns
     latency_ms: float | None = None
     attempts: int = 1
     cost_usd: float | None = None

@@ -3,11 +3,11 @@
 import json
 
 import pytest
-from export_fixtures import MODELS
 
 from labeler.cli import main
 from labeler.export.importer import import_items, import_results
-from labeler.store import Project
+from labeler.store import NewItem, Project
+from tests.export.export_fixtures import MODELS
 
 FILES = ("README.md", "items.jsonl", "results.jsonl", "sample/results.jsonl")
 
@@ -147,7 +147,7 @@ def test_markers_without_names_survive_the_round_trip(tmp_path):
 
     with Project.create(tmp_path / "p", id_prefix="NALANDA") as p:
         key = [KeyEntry("", marker="C"), KeyEntry("Nucleus", marker="A"), KeyEntry("Vacuole")]
-        p.items.add(subject="plant cell", pattern="C", key=key, status="ready")
+        p.items.add(NewItem(subject="plant cell", pattern="C", key=key, status="ready"))
         export_project(p, tmp_path / "first")
     row = json.loads((tmp_path / "first" / "items.jsonl").read_text())
     assert row["markers"] == {"A": "Nucleus", "C": None}

@@ -4,13 +4,13 @@ import copy
 import json
 
 import pytest
-from export_fixtures import MODELS
 
 from labeler.errors import ExportError
 from labeler.export.exporter import export_project
 from labeler.export.schema import ITEM_NAMES, RESULT_NAMES
 from labeler.export.validate import validate_items, validate_results
 from labeler.prompts import CONDITIONS
+from tests.export.export_fixtures import MODELS
 
 CARD_RESULT_FIELDS = [
     "item_id",

@@ -12,8 +12,9 @@ from PySide6.QtGui import QImage
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLineEdit
 
-from labeler.store import KeyEntry, NewResponse
-from tests.gui.gui_helpers import FIGURE_CLIP, LABELS, wait_idle, write_cell_pdf
+from labeler.erase.mask import Stroke
+from labeler.store import KeyEntry, NewItem, NewResponse
+from tests.ui.gui_helpers import FIGURE_CLIP, LABELS, wait_idle, write_cell_pdf
 from ui.curate.view import PREVIEW_TAB, CurateView
 
 
@@ -215,7 +216,7 @@ def test_keep_tool_re_erases_the_stored_item_and_undo_restores_the_images(qtbot,
     after = project.items.get(item_id)
     assert after.question_asset != before.question_asset  # "Nucleus" is printed again
     assert project.items.key(item_id) == key_before  # the curated key is left alone
-    assert view.preview.figure.edits["keep"] == (tuple(label.bbox),)
+    assert view.preview.figure.edits.keep == (tuple(label.bbox),)
     window.session.undo_stack.undo()
     restored = project.items.get(item_id)
     assert restored.question_asset == before.question_asset
@@ -229,7 +230,7 @@ def test_items_filter_by_status_and_search(qtbot, window):
     for subject, status in (("heart", "ready"), ("leaf", "draft"), ("eye", "excluded")):
         # fixed ids: the search also matches ids, and a random hex id can contain "ea"
         item = project.items.add(
-            item_id=f"it-{subject}", subject=subject, status=status, key=[KeyEntry("x")]
+            NewItem(item_id=f"it-{subject}", subject=subject, status=status, key=[KeyEntry("x")])
         )
         assert item.status == status
     window.session.items_changed.emit()
@@ -362,14 +363,14 @@ def test_reject_and_add_box_tools_re_erase_the_draft(qtbot, window):
     )
     QTest.mouseClick(canvas.viewport(), Qt.MouseButton.LeftButton, pos=canvas.mapFromScene(centre))
     qtbot.waitUntil(lambda: [e.name for e in view.draft.figure.key] == ["Cell wall"], timeout=15000)
-    assert view.draft.figure.edits["removed_boxes"] == (tuple(nucleus.bbox),)
+    assert view.draft.figure.edits.removed_boxes == (tuple(nucleus.bbox),)
     assert view.key.model.rowCount() == 1
 
     preview.set_tool("extra_boxes")
     x0, y0, x1, y1 = nucleus.bbox
     drag(canvas, (x0 - 3, y0 - 3, x1 + 3, y1 + 3))
     qtbot.waitUntil(lambda: "Nucleus" in {e.name for e in view.draft.figure.key}, timeout=15000)
-    [extra] = view.draft.figure.edits["extra_boxes"]
+    [extra] = view.draft.figure.edits.extra_boxes
     assert extra[0] < x0 and extra[2] > x1
 
 
@@ -469,14 +470,14 @@ def test_paint_tool_erases_under_the_stroke_and_undo_restores_it(qtbot, window):
     assert abs(stroke["points"][0][1] - 103) < 1.5 and abs(stroke["points"][-1][1] - 119) < 1.5
     assert (question_pixels(project, item_id, under) == 255).all()  # the line is gone there
     assert np.array_equal(question_pixels(project, item_id, away), untouched)
-    assert preview.figure.edits["mask_strokes"] == (stroke,)
+    assert preview.figure.edits.mask_strokes == (Stroke.from_json(stroke),)
     assert preview.clear_mask_action.isEnabled()
 
     window.session.undo_stack.undo()
     restored = project.items.get(item_id)
     assert restored.question_asset == before.question_asset
     assert restored.erase_edits == before.erase_edits
-    assert preview.figure.edits["mask_strokes"] == ()
+    assert preview.figure.edits.mask_strokes == ()
     window.session.undo_stack.redo()
     painted = project.items.get(item_id)
     assert "mask_strokes" in painted.erase_edits
@@ -498,7 +499,7 @@ def test_strokes_over_blank_paper_are_kept_and_drafts_take_strokes_too(qtbot, wi
     preview.set_tool("mask_strokes")
     draft_before = view.draft.figure.question_png
     paint(preview.canvas, [(298, 104), (302, 119)])  # across the "Cell wall" leader line
-    qtbot.waitUntil(lambda: len(view.draft.figure.edits["mask_strokes"]) == 1, timeout=15000)
+    qtbot.waitUntil(lambda: len(view.draft.figure.edits.mask_strokes) == 1, timeout=15000)
     assert view.draft.figure.question_png != draft_before
     assert view.draft.figure.method.endswith("+mask")
 

@@ -69,14 +69,20 @@ def test_add_item_with_a_bad_curated_key_stores_nothing(tmp_path):
     from labeler.demo import SAMPLE_BOOK
     from labeler.errors import LabelerError
     from labeler.samples.book import layout
-    from labeler.store import KeyEntry, Project
+    from labeler.store import KeyEntry, NewItem, Project
 
     heart = layout()[0]
     with Project.create(tmp_path / "p") as project:
         with pytest.raises(LabelerError, match="needs a name or a marker"):
             add_item_from_document(
-                project, SAMPLE_BOOK, 1, heart.clip, key=[KeyEntry("Aorta"), KeyEntry(" ")]
+                project,
+                SAMPLE_BOOK,
+                1,
+                heart.clip,
+                item=NewItem(key=[KeyEntry("Aorta"), KeyEntry(" ")]),
             )
         assert project.items.list() == [] and project.sources.all() == []
-        item = add_item_from_document(project, SAMPLE_BOOK, 1, heart.clip, key=[KeyEntry("Aorta")])
+        item = add_item_from_document(
+            project, SAMPLE_BOOK, 1, heart.clip, item=NewItem(key=[KeyEntry("Aorta")])
+        )
         assert [e.name for e in project.items.key(item.id)] == ["Aorta"]

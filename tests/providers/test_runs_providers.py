@@ -7,7 +7,11 @@ refusal signals, 429 with Retry-After, 500s and slow answers.
 """
 
 import pytest
-from runs_loopback import (
+
+from labeler.prompts import CONDITIONS, build_prompt, needs_image
+from labeler.providers.config import load_models
+from labeler.runs.runner import RetryPolicy, RunOptions, RunRequest, run
+from tests.runs.runs_loopback import (
     ANSWER,
     blocked,
     empty,
@@ -18,11 +22,7 @@ from runs_loopback import (
     stream_error,
     truncated,
 )
-from runs_support import models_toml
-
-from labeler.prompts import CONDITIONS, build_prompt, needs_image
-from labeler.providers.config import load_models
-from labeler.runs.runner import RetryPolicy, run
+from tests.runs.runs_support import models_toml
 
 PROVIDERS = ("openai", "anthropic", "gemini")
 FAST = RetryPolicy(base_delay_s=0.01)
@@ -44,7 +44,9 @@ def models(tmp_path, server, provider=None, **extra):
 
 @pytest.mark.parametrize("provider", PROVIDERS)
 def test_request_shape_for_every_condition(project, server, key_env, tmp_path, provider):
-    summary = run(project, models(tmp_path, server, provider), CONDITIONS, retry=FAST)
+    summary = run(
+        project, RunRequest(models(tmp_path, server, provider), CONDITIONS), RunOptions(retry=FAST)
+    )
     assert summary.counts["ok"] == 12 and summary.sent == 12
     assert server.violations == []
     expected = set()
@@ -71,7 +73,11 @@ def test_request_shape_for_every_condition(project, server, key_env, tmp_path, p
 
 def test_reasoning_effort_sends_max_completion_tokens(project, server, key_env, tmp_path):
     extra = {"t/openai": {"reasoning_effort": "low"}}
-    run(project, models(tmp_path, server, "openai", **extra), ["no-image"], ["heart"], retry=FAST)
+    run(
+        project,
+        RunRequest(models(tmp_path, server, "openai", **extra), ["no-image"], ["heart"]),
+        RunOptions(retry=FAST),
+    )
     (seen,) = server.seen
     assert seen.settings == {
         "temperature": 0,
@@ -90,7 +96,11 @@ def test_each_status_signal(project, server, key_env, tmp_path, provider):
     server.script("of valves of the heart —", empty())
     server.script("of: the kidney nephron", ok("I cannot see the image, sorry."))
     server.script("of the kidney nephron —", http_error(400))
-    run(project, models(tmp_path, server, provider), ["told", "desc"], retry=FAST)
+    run(
+        project,
+        RunRequest(models(tmp_path, server, provider), ["told", "desc"]),
+        RunOptions(retry=FAST),
+    )
     rows = {(r.item_id, r.condition): r for r in project.responses.latest()}
     fenced = rows["heart", "told"]
     assert (fenced.status, fenced.parse_ok, fenced.predicted_names) == (
@@ -124,7 +134,11 @@ def test_each_status_signal(project, server, key_env, tmp_path, provider):
 
 def test_gemini_prompt_block_is_a_refusal(project, server, key_env, tmp_path):
     server.script("of: the human heart", blocked())
-    run(project, models(tmp_path, server, "gemini"), ["told"], ["heart"], retry=FAST)
+    run(
+        project,
+        RunRequest(models(tmp_path, server, "gemini"), ["told"], ["heart"]),
+        RunOptions(retry=FAST),
+    )
     (row,) = project.responses.latest()
     assert (row.status, row.finish_reason, row.raw_text) == ("refused", "blockReason:SAFETY", None)
 
@@ -134,7 +148,7 @@ def test_retries_honour_retry_after_and_give_up_after_five(project, server, key_
         server.script("of: the human heart", http_error(429, retry_after="1"), provider=provider)
         server.script("of: valves", http_error(500), http_error(503), provider=provider)
         server.script("of: the kidney", *[http_error(500)] * 6, provider=provider)
-    summary = run(project, models(tmp_path, server), ["told"], retry=FAST)
+    summary = run(project, RunRequest(models(tmp_path, server), ["told"]), RunOptions(retry=FAST))
     assert summary.counts["ok"] == 6 and summary.counts["api_error"] == 3
     rows = {(r.item_id, r.settings["provider"]): r for r in project.responses.latest()}
     for provider in PROVIDERS:
@@ -154,7 +168,11 @@ def test_slow_answer_times_out_and_is_retried(project, server, key_env, tmp_path
     slow = {name: {"timeout_s": 0.5} for name in ("t/openai", "t/anthropic", "t/gemini")}
     for provider in PROVIDERS:
         server.script("of: the human heart", ok(delay=1.5), provider=provider)
-    run(project, models(tmp_path, server, **slow), ["told"], ["heart"], retry=FAST)
+    run(
+        project,
+        RunRequest(models(tmp_path, server, **slow), ["told"], ["heart"]),
+        RunOptions(retry=FAST),
+    )
     rows = project.responses.latest()
     assert len(rows) == 3
     assert all((r.status, r.attempts) == ("ok", 2) for r in rows)
@@ -162,14 +180,22 @@ def test_slow_answer_times_out_and_is_retried(project, server, key_env, tmp_path
 
 def test_anthropic_error_event_mid_stream_is_retried(project, server, key_env, tmp_path):
     server.script("of: the human heart", stream_error())
-    run(project, models(tmp_path, server, "anthropic"), ["told"], ["heart"], retry=FAST)
+    run(
+        project,
+        RunRequest(models(tmp_path, server, "anthropic"), ["told"], ["heart"]),
+        RunOptions(retry=FAST),
+    )
     (row,) = project.responses.latest()
     assert (row.status, row.attempts, row.predicted_names) == ("ok", 2, ["aorta", "left ventricle"])
 
 
 def test_bare_local_server_reply_without_usage(project, server, key_env, tmp_path):
     server.script("of: the human heart", minimal())
-    run(project, models(tmp_path, server, "openai"), ["told"], ["heart"], retry=FAST)
+    run(
+        project,
+        RunRequest(models(tmp_path, server, "openai"), ["told"], ["heart"]),
+        RunOptions(retry=FAST),
+    )
     (row,) = project.responses.latest()
     assert (row.status, row.input_tokens, row.cost_usd) == ("ok", None, None)
     assert row.predicted_names == ["aorta", "left ventricle"]

@@ -12,10 +12,9 @@ import sys
 import time
 from pathlib import Path
 
-from runs_loopback import LoopbackServer, cell_key, ok
-from runs_support import KEY_ENV, make_project, models_toml
-
 from labeler.prompts import build_prompt, needs_image
+from tests.runs.runs_loopback import LoopbackServer, cell_key, ok
+from tests.runs.runs_support import KEY_ENV, make_project, models_toml
 
 ROOT = Path(__file__).resolve().parents[2]
 

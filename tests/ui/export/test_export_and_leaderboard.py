@@ -7,8 +7,8 @@ import json
 import pytest
 from PySide6.QtCore import Qt
 
-from labeler.store import KeyEntry, NewResponse, Project
-from tests.gui_review.factory import answer, heart_project
+from labeler.store import KeyEntry, NewItem, NewResponse, Project
+from tests.ui.factory import answer, heart_project
 from ui.export.dialog import ExportDialog
 from ui.leaderboard.compute import METRICS, compute
 from ui.leaderboard.view import LeaderboardView
@@ -86,7 +86,7 @@ def test_validation_is_shown_before_exporting_and_writes_nothing(dialog, qtbot, 
     dialog.only_ready.setChecked(True)
     qtbot.waitUntil(lambda: "Valid: 1 items" in dialog.validation.text(), timeout=20_000)
     # a problem is shown before any attempt, with the reason
-    project.items.add(subject="forgot the key", status="ready")
+    project.items.add(NewItem(subject="forgot the key", status="ready"))
     dialog.private.setChecked(True)
     qtbot.waitUntil(lambda: dialog.check_worker is None, timeout=20_000)
     assert "no answer key" in dialog.validation.text() and dialog.check is None
@@ -97,7 +97,9 @@ def known_project(folder) -> Project:
     """Means anyone can check: m/a told 1.0, no-image 2/3, blind 0; m/b told 2/3."""
     project = Project.create(folder, name="known")
     for item_id in ("i1", "i2"):
-        project.items.add(item_id=item_id, subject="x", key=[KeyEntry("aorta"), KeyEntry("vein")])
+        project.items.add(
+            NewItem(item_id=item_id, subject="x", key=[KeyEntry("aorta"), KeyEntry("vein")])
+        )
         record = project.responses.record
         record(answer(item_id, "m/a", "told", ["aorta", "vein"]))
         record(answer(item_id, "m/a", "no-image", ["aorta"]))
@@ -135,7 +137,9 @@ def test_leaderboard_shows_the_cards_table_chart_and_flags(tmp_path, qtbot, sess
 
 def test_leaderboard_flags_and_their_best_scores_count_current_answers_only(tmp_path):
     with Project.create(tmp_path / "p", name="Flags", id_prefix="fl") as project:
-        item = project.items.add(subject="heart", key=[KeyEntry("aorta"), KeyEntry("atrium")]).id
+        item = project.items.add(
+            NewItem(subject="heart", key=[KeyEntry("aorta"), KeyEntry("atrium")])
+        ).id
         project.responses.record(answer(item, "m/a", "told", ["aorta", "atrium"]))
         project.items.update(item, subject="the heart")  # that perfect answer is now stale
         project.responses.record(answer(item, "m/a", "no-image", ["aorta"]))

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt, QTimer
 
-from tests.gui_review.factory import build_project
 from tests.runs.runs_loopback import API_KEY, LoopbackServer
+from tests.ui.factory import build_project
 from ui.run.view import RunView
 
 KEY_ENV = "LABELER_GUI_TEST_KEY"
@@ -54,7 +54,7 @@ def server():
 def server_process():
     """The same server in its own process: its request handling must not share our GIL
     while we measure the GUI thread."""
-    script = Path(__file__).resolve().parents[1] / "runs" / "runs_loopback.py"
+    script = Path(__file__).resolve().parents[2] / "runs" / "runs_loopback.py"
     proc = subprocess.Popen(
         [sys.executable, str(script), "--latency", "0.05"], stdout=subprocess.PIPE, text=True
     )

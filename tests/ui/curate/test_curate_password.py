@@ -11,8 +11,8 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QInputDialog, QLineEdit
 
 from labeler.curation import add_item_from_document
-from tests.gui.gui_helpers import FIGURE_CLIP, wait_idle, write_cell_pdf
-from tests.gui.test_curate_view import curate, drag
+from tests.ui.curate.test_curate_view import curate, drag
+from tests.ui.gui_helpers import FIGURE_CLIP, wait_idle, write_cell_pdf
 from ui import workers
 from ui.curate import documents
 from ui.settings import app_settings

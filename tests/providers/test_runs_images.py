@@ -5,9 +5,9 @@ import io
 
 import numpy as np
 from PIL import Image
-from runs_support import figure
 
 from labeler.providers.images import LIMITS, prepare_image
+from tests.runs.runs_support import figure
 
 
 def test_small_png_and_jpeg_pass_through_unchanged_with_real_mime():

@@ -8,7 +8,7 @@ import shiboken6
 from PySide6.QtCore import QThread
 from PySide6.QtWidgets import QWidget
 
-from tests.gui.gui_helpers import wait_idle
+from tests.ui.gui_helpers import wait_idle
 from ui import workers
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
-from tests.gui_review.factory import answer, heart_project
+from tests.ui.factory import answer, heart_project
 from ui.review.cells import Column
 from ui.review.matrix import ResponseRole, ScoreRole
 from ui.review.view import ReviewView

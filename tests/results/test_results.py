@@ -3,7 +3,6 @@
 import gc
 
 import pytest
-from export_fixtures import MODELS, answer
 
 from labeler.results import (
     FRAME_COLUMNS,
@@ -14,6 +13,8 @@ from labeler.results import (
     score_cell,
 )
 from labeler.scoring import NameScore, score_names
+from labeler.store import NewItem
+from tests.export.export_fixtures import MODELS, answer
 
 HEART = "campbell-p137-fig42-3"
 CELL = "campbell-p140-fig6-8"
@@ -139,7 +140,7 @@ def test_two_projects_never_share_answers(tmp_path):
     results = []
     for name in ("a", "b"):
         with Project.create(tmp_path / name) as p:
-            item = p.items.add(item_id="same-id", key=[KeyEntry("Aorta")])
+            item = p.items.add(NewItem(item_id="same-id", key=[KeyEntry("Aorta")]))
             answer(p, item.id, "m", "told", ["aorta"] if name == "a" else ["vein"])
             results.append(load_results(p)[0])
     assert [r.f1 for r in results] == [1.0, 0.0]

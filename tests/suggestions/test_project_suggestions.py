@@ -2,7 +2,7 @@
 
 import pytest
 
-from labeler.store import KeyEntry, NewResponse, Project
+from labeler.store import KeyEntry, NewItem, NewResponse, Project
 from labeler.suggestions import project_suggestions
 
 KEY = [KeyEntry("esophagus"), KeyEntry("stomach")]
@@ -31,8 +31,8 @@ def pairs(project: Project) -> dict[tuple[str, str], tuple[str, ...]]:
 
 
 def test_a_pair_accepted_for_one_item_is_offered_only_for_the_others(project):
-    one = project.items.add(subject="gut", key=KEY).id
-    two = project.items.add(subject="gut", key=KEY).id
+    one = project.items.add(NewItem(subject="gut", key=KEY)).id
+    two = project.items.add(NewItem(subject="gut", key=KEY)).id
     for item_id in (one, two):
         project.responses.record(answer(item_id, "m1", ["oesophagus", "stomach"]))
     assert pairs(project) == {("oesophagus", "esophagus"): tuple(sorted((one, two)))}
@@ -45,8 +45,8 @@ def test_a_pair_accepted_for_one_item_is_offered_only_for_the_others(project):
 
 
 def test_an_item_distinct_row_silences_the_pair_for_that_item_only(project):
-    one = project.items.add(subject="gut", key=KEY).id
-    two = project.items.add(subject="gut", key=KEY).id
+    one = project.items.add(NewItem(subject="gut", key=KEY)).id
+    two = project.items.add(NewItem(subject="gut", key=KEY)).id
     for item_id in (one, two):
         project.responses.record(answer(item_id, "m1", ["oesophagus", "stomach"]))
     project.lexicon.add("esophagus", "oesophagus", relation="distinct", item_id=two)
@@ -54,8 +54,8 @@ def test_an_item_distinct_row_silences_the_pair_for_that_item_only(project):
 
 
 def test_only_current_answers_count(project):
-    item = project.items.add(subject="gut", key=KEY).id
-    failed = project.items.add(subject="gut", key=KEY).id
+    item = project.items.add(NewItem(subject="gut", key=KEY)).id
+    failed = project.items.add(NewItem(subject="gut", key=KEY)).id
     project.responses.record(answer(item, "m1", ["oesophagus", "stomach"]))
     project.responses.record(answer(failed, "m1", ["oesophagus"], status="api_error"))
     assert pairs(project) == {("oesophagus", "esophagus"): (item,)}

@@ -4,7 +4,7 @@ import pytest
 
 from labeler.curation import clean_marker, merge_entries, split_entry
 from labeler.errors import LabelerError
-from labeler.store import KeyEntry, Project
+from labeler.store import KeyEntry, NewItem, Project
 
 
 @pytest.fixture
@@ -56,10 +56,10 @@ def test_clean_marker_refuses_anything_but_one_letter(typed):
 
 @pytest.mark.parametrize("marker", ["a", "AB", "", "1", "É"])
 def test_the_store_refuses_a_bad_marker_and_keeps_the_old_key(project, marker):
-    item = project.items.add(key=[KeyEntry("aorta", marker="A")])
+    item = project.items.add(NewItem(key=[KeyEntry("aorta", marker="A")]))
     with pytest.raises(LabelerError, match="a marker is one letter"):
         project.items.set_key(item.id, [KeyEntry("vena cava"), KeyEntry("atrium", marker=marker)])
     assert project.items.key(item.id) == [KeyEntry("aorta", marker="A")]
     with pytest.raises(LabelerError, match="a marker is one letter"):
-        project.items.add(key=[KeyEntry("atrium", marker=marker)])
+        project.items.add(NewItem(key=[KeyEntry("atrium", marker=marker)]))
     assert [i.id for i in project.items.list()] == [item.id]

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pymupdf
 import pytest
-from erase_fixtures import LABELS, as_outlines, as_pasted_image, build
+
+from tests.erase.erase_fixtures import LABELS, as_outlines, as_pasted_image, build
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -15,7 +15,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from labeler.store import KeyEntry, NewResponse, Project
+from labeler.store import KeyEntry, NewItem, NewResponse, Project
+from labeler.usage import Usage
 
 VOCABULARY = {
     "heart": [
@@ -117,12 +118,14 @@ def build_project(
         subject = subjects[n % len(subjects)]
         key = VOCABULARY[subject][: 5 + n % 4]
         item = project.items.add(
-            subject=subject,
-            status="ready" if n % 5 else "draft",
-            question_png=figure_png(subject, key, labelled=False, seed=n) if images else None,
-            answer_png=figure_png(subject, key, labelled=True, seed=n) if images else None,
-            key=[KeyEntry(name) for name in key],
-            item_id=f"it-{n:04d}",
+            NewItem(
+                subject=subject,
+                status="ready" if n % 5 else "draft",
+                question_png=figure_png(subject, key, labelled=False, seed=n) if images else None,
+                answer_png=figure_png(subject, key, labelled=True, seed=n) if images else None,
+                key=[KeyEntry(name) for name in key],
+                item_id=f"it-{n:04d}",
+            )
         )
         item_ids.append((item.id, key))
     with project.transaction():
@@ -164,8 +167,7 @@ def _response(item_id, model, condition, key, skill, rng: random.Random) -> NewR
         diagram_is="a diagram",
         labels=labels,
         parse_ok=parse_ok,
-        input_tokens=900,
-        output_tokens=120,
+        usage=Usage(input_tokens=900, output_tokens=120),
         latency_ms=2300.0,
         cost_usd=0.0011,
     )
@@ -194,16 +196,20 @@ def heart_project(folder) -> Project:
     """
     project = Project.create(folder, name="heart")
     project.items.add(
-        item_id="heart",
-        subject="the heart",
-        status="ready",
-        key=[KeyEntry("mitral valve"), KeyEntry("aorta"), KeyEntry("left atrium")],
+        NewItem(
+            item_id="heart",
+            subject="the heart",
+            status="ready",
+            key=[KeyEntry("mitral valve"), KeyEntry("aorta"), KeyEntry("left atrium")],
+        )
     )
     project.items.add(
-        item_id="cell",
-        subject="an animal cell",
-        status="draft",
-        key=[KeyEntry("nucleus"), KeyEntry("ribosome")],
+        NewItem(
+            item_id="cell",
+            subject="an animal cell",
+            status="draft",
+            key=[KeyEntry("nucleus"), KeyEntry("ribosome")],
+        )
     )
     record = project.responses.record
     record(answer("heart", "m/a", "told", ["bicuspid valve", "aorta", "left atrium"]))

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication
 from labeler.cli import main as cli_main
 from labeler.errors import DocumentError
 from labeler.store import Project
-from tests.gui.gui_helpers import wait_idle
+from tests.ui.gui_helpers import wait_idle
 from ui import main_window
 from ui.errors import install_excepthook, show_error
 from ui.main_window import MainWindow, Placeholder
@@ -197,7 +197,7 @@ def test_page_zoom_keys(qtbot, window, key):
 def test_file_menu_new_project_add_pdf_and_recent(qtbot, window, monkeypatch, tmp_path: Path):
     from PySide6.QtWidgets import QFileDialog
 
-    from tests.gui.gui_helpers import write_cell_pdf
+    from tests.ui.gui_helpers import write_cell_pdf
 
     old = window.session.require_project().folder
     fresh = tmp_path / "fresh"

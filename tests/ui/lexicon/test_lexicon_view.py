@@ -6,8 +6,8 @@ import pytest
 from PySide6.QtCore import Qt
 
 from labeler.lexicon import Lexicon
-from labeler.store import KeyEntry, Project
-from tests.gui_review.factory import answer
+from labeler.store import KeyEntry, NewItem, Project
+from tests.ui.factory import answer
 from ui.lexicon.models import SuggestionsModel
 from ui.lexicon.view import LexiconView
 from ui.review.cells import Column
@@ -20,7 +20,7 @@ def spelling_project(folder) -> Project:
     rejects it), so it is a top suggestion; F1 is 0.5 until it is promoted."""
     project = Project.create(folder, name="gut")
     project.items.add(
-        item_id="gut", subject="the gut", key=[KeyEntry("esophagus"), KeyEntry("stomach")]
+        NewItem(item_id="gut", subject="the gut", key=[KeyEntry("esophagus"), KeyEntry("stomach")])
     )
     for model in ("m/a", "m/b"):
         project.responses.record(answer("gut", model, "told", ["oesophagus", "stomach"]))
