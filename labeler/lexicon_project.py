@@ -39,7 +39,7 @@ class ImportPlan:
 
 
 def create_project(
-    folder: str | os.PathLike[str],
+    folder: str | Path,
     name: str | None = None,
     id_prefix: str = "ITEM",
     starter: bool = True,
