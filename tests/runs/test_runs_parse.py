@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from labeler.runs.parse import Label, parse_answer
+from labeler.status import ResponseStatus
 
 ANSWER = {
     "diagram_is": "the human heart",
@@ -61,17 +62,20 @@ def test_unclosed_fence_from_a_cut_answer():
 
 
 def test_failures_are_never_silently_empty_answers():
-    for raw in ("", "   ", "I cannot see any image.", '{"diagram_is": "x"}', '{"labels": 3}'):
+    for raw in ("", "   ", "The diagram shows a heart.", '{"diagram_is": "x"}', '{"labels": 3}'):
         parsed = parse_answer(raw)
         assert not parsed.parse_ok and parsed.error, raw
-    bad_label = parse_answer('{"labels": [{"name": "a"}, 7]}')
-    assert not bad_label.parse_ok and "malformed label" in bad_label.error
+        assert parsed.status == ResponseStatus.PARSE_ERROR, raw
+    only_bad = parse_answer('{"labels": [7, {"hint": "x"}]}')
+    assert only_bad.status == ResponseStatus.PARSE_ERROR and "malformed label" in only_bad.error
 
 
-def test_a_malformed_label_is_skipped_and_the_rest_kept():
+def test_a_malformed_label_is_skipped_the_rest_kept_and_the_notes_say_so():
     parsed = parse_answer('{"labels": [{"name": "a"}, 5, {"name": "b"}, {"hint": "x"}]}')
     assert parsed.labels == [Label("a"), Label("b")]
-    assert not parsed.parse_ok and "5" in parsed.error and "'hint'" in parsed.error
+    assert parsed.parse_ok and parsed.status == ResponseStatus.OK
+    (note,) = parsed.notes
+    assert "skipped 2 malformed" in note and "5" in note and "'hint'" in note
 
 
 def test_raw_newlines_and_tabs_inside_strings_are_accepted():
@@ -82,10 +86,11 @@ def test_raw_newlines_and_tabs_inside_strings_are_accepted():
 
 def test_invalid_escape_keeps_the_raw_diagram_is_and_the_labels():
     parsed = parse_answer('{"diagram_is": "heart\\q", "labels": [{"name": "aorta"}]}')
-    assert not parsed.parse_ok and parsed.error
+    assert parsed.parse_ok and parsed.notes == ("repaired: invalid escapes kept as written",)
     assert parsed.diagram_is == "heart\\q" and parsed.labels == [Label("aorta")]
     cut = parse_answer('{"diagram_is": "a\\qb", "labels": [{"name": "x"}, {"na', truncated=True)
     assert cut.diagram_is == "a\\qb" and cut.labels == [Label("x")] and not cut.parse_ok
+    assert cut.status == ResponseStatus.TRUNCATED
 
 
 def test_empty_label_list_is_a_valid_answer():
