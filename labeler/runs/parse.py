@@ -21,7 +21,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from labeler.runs.parse_lenient import MAX_DEPTH, MAX_TOKENS, Value, read_values
-from labeler.runs.parse_lines import read_lines
+from labeler.runs.parse_lines import MAX_LINES, read_lines
 from labeler.status import ResponseStatus
 
 NAME_KEYS = ("name", "label", "term", "part", "structure")
@@ -268,6 +268,8 @@ def _from_lines(text: str, truncated: bool, notes: list[str]) -> Found | None:
     if not answer.labels:
         return None
     notes.append(f"read a {answer.form} (no JSON)")
+    if answer.capped:
+        notes.append(f"read only the first {MAX_LINES:,} lines")
     labels = []
     dropped = 0
     for label in answer.labels:

@@ -37,6 +37,8 @@ _MARKER_HEADERS = re.compile(r"^(?:label|marker|letter|#|no\.?|number|arrow)$", 
 _HINT_HEADERS = re.compile(r"^(?:location|position|where|hint|location hint)", re.I)
 #: Words a list line can start with that introduce prose, not a part.
 _NOT_NAMES = frozenset({"note", "notes", "diagram", "labels", "summary", "answer", "caveat"})
+#: Lines read at most: a real answer has tens, a looping model thousands.
+MAX_LINES = 5_000
 #: A list line longer than this is a sentence, not a name.
 MAX_NAME_WORDS = 10
 
@@ -57,12 +59,16 @@ class TextAnswer:
     diagram_is: str | None
     labels: list[TextLabel]
     form: str  # "markdown list", "table", "marker lines", "labels line", or "" when none
+    capped: bool = False  # only the first MAX_LINES lines were read
 
 
 def read_lines(text: str, truncated: bool) -> TextAnswer:
     """The names a person reads in ``text``'s lines; with ``truncated`` a cut last line goes."""
-    lines = text.split("\n")
-    if truncated and not text.endswith("\n"):
+    lines = text.split("\n", MAX_LINES)
+    capped = len(lines) > MAX_LINES
+    if capped:
+        lines = lines[:MAX_LINES]
+    elif truncated and not text.endswith("\n"):
         lines = lines[:-1]  # the line the output limit cut through
     diagram_is = next((m.group("what").strip() for m in map(_DIAGRAM_LINE.match, lines) if m), None)
     for form, reader in (
@@ -73,8 +79,8 @@ def read_lines(text: str, truncated: bool) -> TextAnswer:
     ):
         labels = reader(lines)
         if labels:
-            return TextAnswer(diagram_is, labels, form)
-    return TextAnswer(diagram_is, [], "")
+            return TextAnswer(diagram_is, labels, form, capped)
+    return TextAnswer(diagram_is, [], "", capped)
 
 
 def _bullets(lines: list[str]) -> list[TextLabel]:
