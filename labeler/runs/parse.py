@@ -92,9 +92,9 @@ def parse_answer(raw: str, truncated: bool = False) -> ParsedAnswer:
                 ResponseStatus.REFUSED, tuple(notes),
             )  # fmt: skip
         return _result(None, [], notes, truncated, "no answer found: no JSON with labels, no list")
-    diagram_is, labels, bad = found
-    if bad and not labels:
-        return _result(diagram_is, [], notes, truncated, f"malformed label(s) only: {bad}")
+    diagram_is, labels, lost = found
+    if lost and not labels:
+        return _result(diagram_is, [], notes, truncated, f"no name could be read: {lost}")
     return _result(diagram_is, labels, notes, truncated, None)
 
 
@@ -137,6 +137,7 @@ def _has_value(text: str) -> bool:
     return "{" in text or "[" in text
 
 
+#: (diagram_is, labels, what was lost on the way: "" when nothing was)
 Found = tuple[str | None, list[Label], str]
 
 
@@ -159,24 +160,23 @@ def _from_values(text: str, notes: list[str]) -> Found | None:
             (_clean(obj[k]) for k in DIAGRAM_KEYS if isinstance(obj.get(k), str)), None
         )
         key = next(k for k in LIST_KEYS if isinstance(obj.get(k), (list, dict)))
-        labels, bad = _labels(obj[key], notes)
-        return diagram_is, labels, bad
+        labels, lost = _labels(obj[key], notes)
+        return diagram_is, labels, _with_cut(lost, value)
     arrays = [v for v in reading.values if _is_label_array(v)]
     if arrays:
         if len(arrays) > 1:
             notes.append(f"scored the last of {len(arrays)} arrays; the earlier ones are drafts")
         notes.append("read a bare array of labels (no 'labels' object)")
         _note_repairs(arrays[-1], notes)
-        labels, bad = _labels(arrays[-1].value, notes)
-        return None, labels, bad
+        labels, lost = _labels(arrays[-1].value, notes)
+        return None, labels, _with_cut(lost, arrays[-1])
     entries = [v for v in reading.values if isinstance(v.value, dict) and not v.cut]
     entries = [v for v in entries if _name_of(v.value) is not None]
     if entries:
         notes.append(f"read {len(entries)} separate label objects (no 'labels' list)")
         for entry in entries:
             _note_repairs(entry, notes)
-        labels, bad = _labels([e.value for e in entries], notes)
-        return None, labels, bad
+        return None, *_labels([e.value for e in entries], notes)
     return None
 
 
@@ -232,14 +232,22 @@ def _labels(raw: object, notes: list[str]) -> tuple[list[Label], str]:
             dropped += 1
         elif label.name and not _PLACEHOLDER.match(label.name):
             labels.append(label)
+    lost = []
     if dropped:
-        notes.append(f"dropped {dropped} name(s) holding an unpaired surrogate (not valid text)")
-    shown = ", ".join(repr(e)[:80] for e in bad)
+        lost.append(f"dropped {dropped} name(s) holding an unpaired surrogate (not valid text)")
     if bad:
-        notes.append(
+        shown = ", ".join(repr(e)[:80] for e in bad)
+        lost.append(
             f"skipped {len(bad)} malformed label entr{'y' if len(bad) == 1 else 'ies'}: {shown}"
         )
-    return labels, shown
+    notes.extend(lost)
+    return labels, "; ".join(lost)
+
+
+def _with_cut(lost: str, value: Value) -> str:
+    if not value.cut:
+        return lost
+    return "; ".join(filter(None, [lost, "the text ends inside the answer"]))
 
 
 def _label(entry: object, marker: str, key_name: str) -> Label | None:
@@ -277,10 +285,11 @@ def _from_lines(text: str, truncated: bool, notes: list[str]) -> Found | None:
             dropped += 1
         else:
             labels.append(Label(label.name, _clean(label.location_hint), label.marker))
+    lost = f"dropped {dropped} name(s) holding an unpaired surrogate (not valid text)"
     if dropped:
-        notes.append(f"dropped {dropped} name(s) holding an unpaired surrogate (not valid text)")
+        notes.append(lost)
     diagram_is = _clean(answer.diagram_is) if answer.diagram_is else None
-    return diagram_is, labels, ""
+    return diagram_is, labels, lost if dropped else ""
 
 
 def _clean(text: str) -> str:

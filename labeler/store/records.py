@@ -97,6 +97,7 @@ class Response:
     created_at: str
     asked_subject: str | None = None  # the item's subject when this answer was stored
     asked_image: str | None = None  # the item's question image asset then
+    parse_notes: str | None = None  # how the parser read the answer (repairs, drafts skipped)
 
     @property
     def predicted_names(self) -> list[str]:
@@ -131,6 +132,7 @@ class NewResponse:
     error: str | None = None
     run_id: int | None = None
     origin: str = "run"
+    parse_notes: str | None = None
 
 
 def dumps(value: Any) -> str:

@@ -129,6 +129,10 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE responses ADD COLUMN asked_subject TEXT;
     ALTER TABLE responses ADD COLUMN asked_image TEXT;
     """,
+    # 5: how the parser read an answer (repairs made, drafts skipped); NULL: read as sent
+    """
+    ALTER TABLE responses ADD COLUMN parse_notes TEXT;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
