@@ -115,3 +115,75 @@ def test_any_wrapped_answer_round_trips(labels, before, after, indent):
     parsed = parse_answer(before + json.dumps(answer, indent=indent) + after)
     assert parsed.parse_ok
     assert parsed.labels == [Label(n, h) for n, h in labels]
+
+
+def test_an_answer_read_as_sent_has_no_notes():
+    assert parse_answer(json.dumps(ANSWER)).notes == ()
+    assert parse_answer(f"```json\n{json.dumps(ANSWER)}\n```").notes == ()
+
+
+def test_every_repair_is_named_in_the_notes():
+    parsed = parse_answer("{'labels': [{name: 'aorta', 'hint': None},], // sure\n}")
+    assert [x.name for x in parsed.labels] == ["aorta"] and parsed.parse_ok
+    (note,) = parsed.notes
+    assert note == (
+        "repaired: Python literals, comments removed, single-quoted strings, "
+        "trailing commas, unquoted keys or words"
+    )
+
+
+def test_the_draft_is_never_scored_and_the_notes_say_so():
+    think = parse_answer('<think>{"labels": ["atrium"]}</think>{"labels": ["auricle"]}')
+    assert [x.name for x in think.labels] == ["auricle"]
+    assert think.notes == (
+        "scored only the text after </think>; the reasoning before it (with a draft answer)"
+        " was not read",
+    )
+    blocks = parse_answer('```json\n{"labels": ["a"]}\n```\nWait, fixed:\n{"labels": ["b"]}')
+    assert [x.name for x in blocks.labels] == ["b"]
+    assert blocks.notes == ("scored the last of 2 answer blocks; the earlier ones are drafts",)
+    unclosed = parse_answer('{"labels": ["x"]} <think> {"labels": ["y"]}')
+    assert [x.name for x in unclosed.labels] == ["x"]
+    assert "never closed" in unclosed.notes[0]
+
+
+def test_text_forms_are_named_in_the_notes():
+    listed = parse_answer("Parts:\n1. Aorta\n2. Vena cava")
+    assert [x.name for x in listed.labels] == ["Aorta", "Vena cava"]
+    assert listed.notes == ("read a markdown list (no JSON)",)
+    lines = parse_answer('{"name": "Aorta"}\n{"name": "Vena cava"}')
+    assert lines.notes == ("read 2 separate label objects (no 'labels' list)",)
+
+
+def test_a_decline_is_refused_but_names_are_never_a_decline():
+    declined = parse_answer("Sorry, I cannot identify these structures.")
+    assert declined.status == ResponseStatus.REFUSED and not declined.parse_ok
+    assert declined.error == (
+        "model declined in plain text: 'Sorry, I cannot identify these structures.'"
+    )
+    hedged = parse_answer("Sorry, I can't be sure, but:\n- Aorta\n- Left atrium")
+    assert hedged.status == ResponseStatus.OK and len(hedged.labels) == 2
+    cut = parse_answer("I'm sorry, I can", truncated=True)
+    assert cut.status == ResponseStatus.TRUNCATED
+
+
+def test_labels_keyed_by_name_give_the_value_as_the_hint():
+    parsed = parse_answer('{"labels": {"Aorta": "top centre", "Left atrium": "upper right"}}')
+    assert parsed.labels == [Label("Aorta", "top centre"), Label("Left atrium", "upper right")]
+
+
+def test_the_prompts_placeholder_is_not_a_name():
+    parsed = parse_answer('{"diagram_is": "x", "labels": [{"name": "<term>"}]}')
+    assert parsed.labels == [] and parsed.parse_ok
+
+
+def test_a_surrogate_in_a_hint_or_diagram_loses_only_that_character():
+    parsed = parse_answer('{"diagram_is": "he\ud800art", "labels": [{"name": "aorta", '
+                          '"location_hint": "to\udc00p"}]}')  # fmt: skip
+    assert parsed.diagram_is == "heart" and parsed.labels == [Label("aorta", "top")]
+
+
+def test_a_cut_answer_without_names_is_a_parse_error_not_an_empty_answer():
+    parsed = parse_answer('{"diagram_is": "x", "labels": [{"name": "aor')
+    assert parsed.status == ResponseStatus.PARSE_ERROR and parsed.labels == []
+    assert "the text ends inside the answer" in parsed.error
