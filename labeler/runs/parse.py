@@ -84,13 +84,10 @@ def parse_answer(raw: str, truncated: bool = False) -> ParsedAnswer:
     if found is None:
         found = _from_lines(final, truncated, notes)
     if found is None:
-        decline = _DECLINE.search(final, 0, _DECLINE_WINDOW)
-        if decline and not truncated:
-            said = _clean(" ".join(final.split())[:100])
-            return ParsedAnswer(
-                None, [], False, f"model declined in plain text: {said!r}",
-                ResponseStatus.REFUSED, tuple(notes),
-            )  # fmt: skip
+        if _DECLINE.search(final, 0, _DECLINE_WINDOW):
+            said = " ".join(final.split())[:100]
+            why = f"model declined in plain text: {said!r}"
+            return _result(None, [], notes, truncated, why, ResponseStatus.REFUSED)
         return _result(None, [], notes, truncated, "no answer found: no JSON with labels, no list")
     diagram_is, labels, lost = found
     if lost and not labels:
@@ -104,16 +101,16 @@ def _result(
     notes: list[str],
     truncated: bool,
     error: str | None,
+    failed: ResponseStatus = ResponseStatus.PARSE_ERROR,
 ) -> ParsedAnswer:
-    clean_notes = tuple(_clean(n) for n in notes)
+    """The answer with its status: ``truncated`` wins, then ``failed`` when there is an error."""
+    notes_ = tuple(_clean(n) for n in notes)
     if truncated:
-        why = "answer was truncated" + (f" ({error})" if error else "")
-        return ParsedAnswer(diagram_is, labels, False, why, ResponseStatus.TRUNCATED, clean_notes)
+        why = "answer was truncated" + (f" ({_clean(error)})" if error else "")
+        return ParsedAnswer(diagram_is, labels, False, why, ResponseStatus.TRUNCATED, notes_)
     if error is not None:
-        return ParsedAnswer(
-            diagram_is, labels, False, error, ResponseStatus.PARSE_ERROR, clean_notes
-        )
-    return ParsedAnswer(diagram_is, labels, True, None, ResponseStatus.OK, clean_notes)
+        return ParsedAnswer(diagram_is, labels, False, _clean(error), failed, notes_)
+    return ParsedAnswer(diagram_is, labels, True, None, ResponseStatus.OK, notes_)
 
 
 def _final_text(raw: str, notes: list[str]) -> str:
