@@ -32,9 +32,8 @@ DIAGRAM_KEYS = ("diagram_is", "diagram", "subject")
 
 _THINK_OPEN = re.compile(r"<(think|thinking|reasoning)>", re.I)
 _THINK_CLOSE = re.compile(r"</(?:think|thinking|reasoning)>", re.I)
-_MARKER_KEY = re.compile(
-    r"^\s*(?:[A-Za-z]\d?|\d{1,2}|(?:label|marker)(?:\s+\w{1,3}|\s*\d{1,3}))\s*$", re.I
-)
+#: A marker as a key or field: ``A``, ``(B)``, ``C.``, ``4``, ``Label 4``; group 1 is the marker.
+_MARKER_KEY = re.compile(r"^\s*(?:(?:label|marker)\s*)?\(?([A-Za-z]\d?|\d{1,2})\)?[.:]?\s*$", re.I)
 _PLACEHOLDER = re.compile(r"^<[^<>]*>$")  # the prompt's own "<term>" echoed back
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _DECLINE = re.compile(
@@ -211,7 +210,7 @@ def _labels(raw: object, notes: list[str]) -> tuple[list[Label], str]:
     entries: list[tuple[object, str, str]]  # (entry, marker, name used as key)
     if isinstance(raw, dict):
         entries = [
-            (v, k.strip(), "") if _MARKER_KEY.match(k) else (v, "", k.strip())
+            (v, _marker(k), "") if _MARKER_KEY.match(k) else (v, "", k.strip())
             for k, v in raw.items()
         ]
         if any(m for _, m, _ in entries):
@@ -259,7 +258,13 @@ def _label(entry: object, marker: str, key_name: str) -> Label | None:
         return None
     hint = next((entry[k] for k in HINT_KEYS if isinstance(entry.get(k), str)), "")
     own = next((entry[k] for k in MARKER_KEYS if isinstance(entry.get(k), str)), "")
-    return Label(name.strip(), _clean(hint.strip()), _clean((own or marker).strip()))
+    return Label(name.strip(), _clean(hint.strip()), _marker(own) or marker)
+
+
+def _marker(text: str) -> str:
+    """The bare marker (``B``) of ``(B)``, ``B.`` or ``Label B``; other text as written."""
+    found = _MARKER_KEY.match(text)
+    return found.group(1) if found else _clean(text)
 
 
 def _name_of(entry: object) -> str | None:

@@ -187,3 +187,17 @@ def test_a_cut_answer_without_names_is_a_parse_error_not_an_empty_answer():
     parsed = parse_answer('{"diagram_is": "x", "labels": [{"name": "aor')
     assert parsed.status == ResponseStatus.PARSE_ERROR and parsed.labels == []
     assert "the text ends inside the answer" in parsed.error
+
+
+def test_marker_keys_and_fields_keep_the_bare_letter():
+    parsed = parse_answer(
+        '{"labels": {"A)": "Aorta", "(B)": "Vena cava", "Label C.": "Atrium", "4": "Valve"}}'
+    )
+    assert [(x.name, x.marker) for x in parsed.labels] == [
+        ("Aorta", "A"),
+        ("Vena cava", "B"),
+        ("Atrium", "C"),
+        ("Valve", "4"),
+    ]
+    fields = parse_answer('{"labels": [{"marker": "(D)", "name": "Septum"}]}')
+    assert fields.labels == [Label("Septum", "", "D")]
