@@ -209,16 +209,23 @@ def _decode_single(body: str, out: Value) -> str:
 
 
 def _add(top: _Frame, scalar: object, out: Value) -> None:
-    top.comma = False
     if isinstance(top.container, list):
+        _check_comma(top, out)
         top.container.append(scalar)
     elif top.colon and top.key is not None:
         top.container[top.key] = scalar
         _reset_key(top)
-    elif isinstance(scalar, str):
-        top.key = scalar  # a key; its value follows the ':'
     else:
-        top.key = str(scalar)
+        if top.key is None:
+            _check_comma(top, out)
+        top.key = scalar if isinstance(scalar, str) else str(scalar)  # its value follows ':'
+    top.comma = False
+
+
+def _check_comma(frame: _Frame, out: Value) -> None:
+    """A second entry with no ``,`` before it: read anyway, and say so."""
+    if frame.container and not frame.comma:
+        out.repairs.add("missing commas")
 
 
 def _reset_key(frame: _Frame) -> None:
@@ -243,17 +250,18 @@ def _close(stack: list[_Frame], ch: str, out: Value) -> bool:
         if not stack:
             out.value = frame.container
             return True
-        _attach(stack[-1], frame.container)
+        _attach(stack[-1], frame.container, out)
     return False
 
 
-def _attach(parent: _Frame, container: dict | list) -> None:
-    parent.comma = False
+def _attach(parent: _Frame, container: dict | list, out: Value) -> None:
     if isinstance(parent.container, list):
+        _check_comma(parent, out)
         parent.container.append(container)
     elif parent.key is not None:
         parent.container[parent.key] = container
         _reset_key(parent)
+    parent.comma = False
 
 
 def _unwind(stack: list[_Frame], out: Value) -> None:
@@ -267,7 +275,7 @@ def _unwind(stack: list[_Frame], out: Value) -> None:
         if not stack:
             out.value = frame.container
         elif isinstance(stack[-1].container, dict):
-            _attach(stack[-1], frame.container)
+            _attach(stack[-1], frame.container, out)
 
 
 def _skip(text: str, pos: int, depth: int, budget: int) -> tuple[int, int]:

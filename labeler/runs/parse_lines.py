@@ -17,12 +17,15 @@ from dataclasses import dataclass
 
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+(?P<rest>.*)$")
 _MARKER_LINE = re.compile(
-    r"^\s*(?:\(?[A-Z]\d?\)|[A-Z]\d?\s*:|(?:label|marker|arrow|structure|part)(?:\s+\w{1,3}|\s*\d{1,3})\s*[:.)\-])"
-    r"\s*\S",
+    r"^\s*(?:\(?(?-i:[A-Z])\d?\)|(?-i:[A-Z])\d?(?:\s*:|\.|\s+[-–—])|"
+    r"(?:label|marker|arrow|structure|part)(?:\s+\w{1,3}|\s*\d{1,3})\s*[:.)\-])\s*\S",
     re.I,
 )
-_MARKER_ONLY = re.compile(
-    r"^\s*(?:\(?[A-Za-z]\d?\)?|\d{1,2}|(?:label|marker|arrow|structure|part)(?:\s+\w{1,3}|\s*\d{1,3}))\s*$",
+#: A marker written before a name, with its separator: ``B: ``, ``(C) ``, ``E) ``, ``A - ``,
+#: ``D. ``, ``Label 4: ``. It is text the scorer reads, so it stays with the name.
+_MARKER_PREFIX = re.compile(
+    r"^\s*(?:\([A-Za-z]\d?\)\s*|(?:(?:label|marker|arrow|structure|part)(?:\s+\w{1,3}|\s*\d{1,3})"
+    r"|[A-Za-z]\d?)(?:\s*[:)]|\.|\s+[-–—])\s+)",
     re.I,
 )
 _EMPHASIS = re.compile(r"\*\*|__|`")
@@ -124,10 +127,9 @@ def _label(text: str) -> TextLabel | None:
 
 def _split_marker(text: str) -> tuple[str, str]:
     """``("B: ", "Pulmonary artery")`` for ``B: Pulmonary artery``; ``("", text)`` if none."""
-    for sep in (": ", ") "):
-        head, found, tail = text.partition(sep)
-        if found and _MARKER_ONLY.match(head + (")" if sep == ") " else "")):
-            return head + found, tail
+    found = _MARKER_PREFIX.match(text)
+    if found and found.end() < len(text):
+        return text[: found.end()], text[found.end() :]
     return "", text
 
 

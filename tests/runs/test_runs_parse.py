@@ -201,3 +201,24 @@ def test_marker_keys_and_fields_keep_the_bare_letter():
     ]
     fields = parse_answer('{"labels": [{"marker": "(D)", "name": "Septum"}]}')
     assert fields.labels == [Label("Septum", "", "D")]
+
+
+def test_missing_commas_are_read_and_noted():
+    parsed = parse_answer('{"labels": [{"name": "Nucleus"}\n{"name": "Vacuole"}]}')
+    assert [x.name for x in parsed.labels] == ["Nucleus", "Vacuole"]
+    assert parsed.notes == ("repaired: missing commas",)
+
+
+def test_a_marker_before_a_name_stays_with_it_whatever_its_separator():
+    parsed = parse_answer("1. **A - Aorta**\n2. B. Vena cava\n3. (C) Atrium: upper right")
+    assert parsed.labels == [
+        Label("A - Aorta"),
+        Label("B. Vena cava"),
+        Label("(C) Atrium", "upper right"),
+    ]
+    lettered = parse_answer("A. Nucleus\nB - Golgi apparatus – near the nucleus")
+    assert lettered.labels == [
+        Label("A. Nucleus"),
+        Label("B - Golgi apparatus", "near the nucleus"),
+    ]
+    assert parse_answer("e.g. the heart\nmaybe").status == ResponseStatus.PARSE_ERROR
