@@ -68,11 +68,12 @@ def test_megabyte_floods_and_deep_nesting_are_bounded():
 
 def test_time_grows_linearly_not_quadratically():
     def best(raw: str) -> float:
-        return min(_timed(raw)[1] for _ in range(3))
+        return min(_timed(raw)[1] for _ in range(5))
 
-    small, big = "[" + "'a', " * 2_000, "[" + "'a', " * 32_000  # below the token limit
-    assert len(parse_answer(big).labels) == 32_000
-    assert best(big) < best(small) * 16 * 3  # 16x the text, at most ~linear cost
+    small, big = "[" + "'a', " * 500, "[" + "'a', " * 16_000  # 32x, below the token limit
+    assert len(parse_answer(big).labels) == 16_000
+    # Linear is 32x; quadratic would be ~1000x. 8x slack absorbs a busy shared machine.
+    assert best(big) < best(small) * 32 * 8
 
 
 def test_nesting_past_the_limit_is_skipped_and_the_answer_after_it_read():

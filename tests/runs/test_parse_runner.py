@@ -7,6 +7,7 @@ import json
 from runs_loopback import LoopbackServer, ok, truncated
 from test_runs_runner import FAST, openai_model
 
+from labeler.runs.parse_lenient import MAX_TOKENS
 from labeler.runs.runner import run
 
 THINK_KEYED = (
@@ -38,7 +39,7 @@ def test_run_stores_the_parsers_status_notes_and_markers(project, key_env, tmp_p
     assert (kidney.status, kidney.labels, kidney.parse_ok) == ("refused", [], False)
     assert "declined in plain text" in kidney.error and "can't see an image" in kidney.error
     assert valves.predicted_names[0] == "aorta" and not valves.parse_ok
-    assert "stopped reading after 100,000 tokens" in valves.parse_notes
+    assert f"stopped reading after {MAX_TOKENS:,} tokens" in valves.parse_notes
     stored = project.db.execute("SELECT labels_json FROM responses WHERE item_id = 'heart'")
     assert json.loads(stored.fetchone()[0])[0]["marker"] == "A"
 
