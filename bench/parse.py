@@ -33,6 +33,7 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "double quotes": lambda n: '"' * n,
     "backslashes in a string": lambda n: '["' + "\\" * n,
     "string list, unclosed": lambda n: "[" + '"a",' * (n // 4),
+    "bare words": lambda n: "[" + "a " * (n // 2),
     "python literals": lambda n: "[" + "{'name': 'x', 'hint': None}, " * (n // 30),
     "comments": lambda n: "[" + "//\n" * (n // 3),
     "markdown list": lambda n: "- aorta\n" * (n // 8),

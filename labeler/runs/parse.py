@@ -30,6 +30,9 @@ MARKER_KEYS = ("marker", "letter")
 LIST_KEYS = ("labels", "parts", "structures")
 DIAGRAM_KEYS = ("diagram_is", "diagram", "subject")
 
+#: Longer than this is a paragraph or a flood, not a part's name (real ones are under 80).
+MAX_NAME_CHARS = 300
+
 _THINK_OPEN = re.compile(r"<(think|thinking|reasoning)>", re.I)
 _THINK_CLOSE = re.compile(r"</(?:think|thinking|reasoning)>", re.I)
 #: A marker as a key or field: ``A``, ``(B)``, ``C.``, ``4``, ``Label 4``; group 1 is the marker.
@@ -222,7 +225,7 @@ def _labels(raw: object, notes: list[str]) -> tuple[list[Label], str]:
     dropped = 0
     for entry, marker, key_name in entries:
         label = _label(entry, marker, key_name)
-        if label is None:
+        if label is None or len(label.name) > MAX_NAME_CHARS:
             bad.append(entry)
         elif _SURROGATE.search(label.name):
             dropped += 1

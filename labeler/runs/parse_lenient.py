@@ -34,7 +34,7 @@ _TOKEN = re.compile(
     | '(?P<sq>[^'\\]*(?:\\.[^'\\]*)*)(?P<sq_end>'?)
     | (?P<comment>//[^\n]*|/\*(?:[^*]|\*(?!/))*(?:\*/)?)
     | (?P<fence>```)
-    | (?P<word>(?:[^\s{}\[\]:,"'/`]|/(?![/*]))+(?:[ \t]+(?:[^\s{}\[\]:,"'/`]|/(?![/*]))+)*)
+    | (?P<word>[^\s{}\[\]:,"'/`](?:[^\n{}\[\]:,"'`]*[^\s{}\[\]:,"'`])?)
     | (?P<other>.)
     | (?P<end>\Z)
     )""",
@@ -162,7 +162,11 @@ def _read_one(text: str, pos: int, budget: int, out: Value) -> tuple[int, int, b
             continue
         if kind == "other":
             continue
-        scalar = _scalar(match, out)
+        if kind == "word":
+            pos = _end_of_word(match, pos)
+            if pos == len(text):
+                continue  # a word the text ended inside: dropped like a cut string
+        scalar = _scalar(match, pos, out)
         if scalar is _CUT:
             continue  # a string the text ended inside: dropped, never completed
         _add(stack[-1], scalar, out)
@@ -173,7 +177,20 @@ def _read_one(text: str, pos: int, budget: int, out: Value) -> tuple[int, int, b
 _CUT = object()
 
 
-def _scalar(match: re.Match[str], out: Value) -> object:
+def _end_of_word(match: re.Match[str], end: int) -> int:
+    """Where a bare word really ends: before a ``//`` or ``/*`` comment it runs into.
+
+    The word pattern is one character-class run (fast on any input), so comments are split
+    off here instead of by a per-character lookahead.
+    """
+    text, start = match.string, match.start("word")
+    cuts = [i for i in (text.find("//", start, end), text.find("/*", start, end)) if i >= 0]
+    if not cuts:
+        return end
+    return start + len(text[start : min(cuts)].rstrip())
+
+
+def _scalar(match: re.Match[str], end: int, out: Value) -> object:
     kind = _KIND.get(match.lastgroup or "", match.lastgroup)
     if kind == "dq":
         if not match.group("dq_end"):
@@ -184,7 +201,7 @@ def _scalar(match: re.Match[str], out: Value) -> object:
             return _CUT
         out.repairs.add("single-quoted strings")
         return _decode_single(match.group("sq"), out)
-    word = match.group("word")
+    word = match.string[match.start("word") : end]
     if word in _LITERALS:
         if word[0].isupper():
             out.repairs.add("Python literals")

@@ -222,3 +222,9 @@ def test_a_marker_before_a_name_stays_with_it_whatever_its_separator():
         Label("B - Golgi apparatus", "near the nucleus"),
     ]
     assert parse_answer("e.g. the heart\nmaybe").status == ResponseStatus.PARSE_ERROR
+
+
+def test_a_name_longer_than_any_part_name_is_skipped_not_scored():
+    flood = "a " * 5_000
+    parsed = parse_answer(json.dumps({"labels": ["Aorta", flood]}))
+    assert parsed.labels == [Label("Aorta")] and "skipped 1 malformed" in parsed.notes[0]
