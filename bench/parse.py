@@ -36,6 +36,8 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "bare words": lambda n: "[" + "a " * (n // 2),
     "python literals": lambda n: "[" + "{'name': 'x', 'hint': None}, " * (n // 30),
     "comments": lambda n: "[" + "//\n" * (n // 3),
+    "block comment, unclosed": lambda n: "[/*" + "* " * (n // 2),
+    "escaped quotes": lambda n: '["' + '\\"' * (n // 2),
     "markdown list": lambda n: "- aorta\n" * (n // 8),
     "numbered list": lambda n: "1. x\n" * (n // 5),
     "table rows": lambda n: "| A | Aorta | top |\n" * (n // 19),

@@ -32,7 +32,7 @@ _TOKEN = re.compile(
       (?P<punct>[{}\[\]:,])
     | "(?P<dq>[^"\\]*(?:\\.[^"\\]*)*)(?P<dq_end>"?)
     | '(?P<sq>[^'\\]*(?:\\.[^'\\]*)*)(?P<sq_end>'?)
-    | (?P<comment>//[^\n]*|/\*(?:[^*]|\*(?!/))*(?:\*/)?)
+    | (?P<comment>//|/\*)
     | (?P<fence>```)
     | (?P<word>[^\s{}\[\]:,"'/`](?:[^\n{}\[\]:,"'`]*[^\s{}\[\]:,"'`])?)
     | (?P<other>.)
@@ -159,6 +159,7 @@ def _read_one(text: str, pos: int, budget: int, out: Value) -> tuple[int, int, b
             continue
         if kind == "comment":
             out.repairs.add("comments removed")
+            pos = _end_of_comment(text, match)
             continue
         if kind == "other":
             continue
@@ -175,6 +176,15 @@ def _read_one(text: str, pos: int, budget: int, out: Value) -> tuple[int, int, b
 
 
 _CUT = object()
+
+
+def _end_of_comment(text: str, match: re.Match[str]) -> int:
+    """Past the comment opening at ``match`` (``str.find``, not a per-character pattern)."""
+    line = match.group("comment") == "//"
+    end = text.find("\n" if line else "*/", match.end())
+    if end < 0:
+        return len(text)
+    return end if line else end + 2
 
 
 def _end_of_word(match: re.Match[str], end: int) -> int:
