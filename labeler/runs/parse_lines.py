@@ -42,6 +42,8 @@ _HINT_HEADERS = re.compile(r"^(?:location|position|where|hint|location hint)", r
 _NOT_NAMES = frozenset({"note", "notes", "diagram", "labels", "summary", "answer", "caveat"})
 #: Lines read at most: a real answer has tens, a looping model thousands.
 MAX_LINES = 5_000
+#: A list entry longer than this is a paragraph, and is not searched for a name at all.
+MAX_LINE_CHARS = 1_000
 #: A list line longer than this is a sentence, not a name.
 MAX_NAME_WORDS = 10
 
@@ -102,6 +104,8 @@ def _labels(texts) -> list[TextLabel]:
 
 def _label(text: str) -> TextLabel | None:
     """One list entry: marker kept with the name, the description split off as the hint."""
+    if len(text) > MAX_LINE_CHARS:
+        return None  # a paragraph or a flood, not a name and its hint
     text = _EMPHASIS.sub("", text).strip()
     marker, body = _split_marker(text)
     hint = ""
