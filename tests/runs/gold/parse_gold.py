@@ -718,6 +718,115 @@ My answer:
 {"diagram_is": "Earthworm", "labels": [{"name": "Clitellum", "location_hint": "front third"}]}""",
         ("Clitellum",),
     ),
+    # --- Added in a second writing pass (still before running the parser on them) ---------
+    GoldAnswer(
+        "llama-dash-marker-bold",
+        "llama",
+        """Based on the image:
+
+1. **A - Aorta**
+2. **B - Pulmonary artery**
+3. **C - Left atrium**""",
+        ("A - Aorta", "B - Pulmonary artery", "C - Left atrium"),
+    ),
+    GoldAnswer(
+        "ollama-missing-commas",
+        "ollama",
+        """Here is the JSON:
+{
+"diagram_is": "Plant cell",
+"labels": [
+{"name": "Cell wall", "location_hint": "outside"}
+{"name": "Chloroplast", "location_hint": "left"}
+{"name": "Vacuole", "location_hint": "centre"}
+]
+}""",
+        ("Cell wall", "Chloroplast", "Vacuole"),
+    ),
+    GoldAnswer(
+        "claude-marker-table",
+        "claude",
+        """I've identified each lettered structure:
+
+| Marker | Structure | Description |
+|:---:|:---|:---|
+| A | Sarcolemma | outer membrane of the fibre |
+| B | Myofibril | bundle inside the fibre |
+| C | T tubule | invagination of the membrane |""",
+        ("Sarcolemma", "Myofibril", "T tubule"),
+        markers=("A", "B", "C"),
+    ),
+    GoldAnswer(
+        "gemini-numbered-keys",
+        "gemini",
+        '{"diagram_is": "Tooth, longitudinal section", "labels": {"1": "Enamel", "2": "Dentine",'
+        ' "3": "Pulp cavity", "4": "Cementum"}}',
+        ("Enamel", "Dentine", "Pulp cavity", "Cementum"),
+        markers=("1", "2", "3", "4"),
+    ),
+    GoldAnswer(
+        "qwen-think-then-answer-tags",
+        "qwen",
+        """<think>
+The figure is a neuron. Arrow at the top: dendrites. The long process: axon.
+</think>
+<answer>
+```json
+{"diagram_is": "Motor neuron", "labels": [{"name": "Dendrites"}, {"name": "Axon"}, \
+{"name": "Node of Ranvier"}]}
+```
+</answer>""",
+        ("Dendrites", "Axon", "Node of Ranvier"),
+    ),
+    GoldAnswer(
+        "llama-lettered-lines",
+        "llama",
+        """A. Nucleus
+B. Nuclear envelope
+C. Nucleolus""",
+        ("A. Nucleus", "B. Nuclear envelope", "C. Nucleolus"),
+    ),
+    GoldAnswer(
+        "openai-unicode-names",
+        "openai",
+        '{"diagram_is": "Eye", "labels": [{"name": "Müller cell"}, {"name": "Schlemm\u2019s '
+        'canal"}, {"name": "Bruch\u2019s membrane"}]}',
+        ("Müller cell", "Schlemm\u2019s canal", "Bruch\u2019s membrane"),
+    ),
+    GoldAnswer(
+        "gemini-refusal-safety-text",
+        "gemini",
+        "I'm not able to help with that request.",
+        (),
+        status="refused",
+    ),
+    GoldAnswer(
+        "deepseek-answer-then-extra-json",
+        "deepseek",
+        """{"diagram_is": "Ear", "labels": [{"name": "Pinna"}, {"name": "Ear canal"}, \
+{"name": "Malleus"}]}
+
+Confidence per label: {"Pinna": 0.9, "Ear canal": 0.8, "Malleus": 0.6}""",
+        ("Pinna", "Ear canal", "Malleus"),
+    ),
+    GoldAnswer(
+        "truncated-python-literal",
+        "qwen",
+        "{'diagram_is': 'Flower', 'labels': [{'name': 'Stigma'}, {'name': 'Style'}, {'name': 'Ova",
+        ("Stigma", "Style"),
+        status="truncated",
+        truncated=True,
+    ),
+    GoldAnswer(
+        "llama-bullets-then-closing-prose",
+        "llama",
+        """* Femur – the thigh bone
+* Tibia – the shin bone
+* Fibula
+
+Note: the patella was not labelled in this diagram.""",
+        ("Femur", "Tibia", "Fibula"),
+    ),
     GoldAnswer(
         "empty-text",
         "openai",
