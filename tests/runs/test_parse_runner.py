@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import json
 
-from runs_loopback import LoopbackServer, ok, truncated
-from test_runs_runner import FAST, openai_model
-
 from labeler.runs.parse_lenient import MAX_TOKENS
-from labeler.runs.runner import run
+from labeler.runs.runner import RunOptions, RunRequest, run
+from tests.runs.runs_loopback import LoopbackServer, ok, truncated
+from tests.runs.test_runs_runner import FAST, openai_model
 
 THINK_KEYED = (
     '<think>\nDraft: {"labels": {"A": "Atrium"}}\nNo, A is the auricle.\n</think>\n'
@@ -23,7 +22,8 @@ def test_run_stores_the_parsers_status_notes_and_markers(project, key_env, tmp_p
         server.script("of: the human heart", ok(THINK_KEYED))
         server.script("of: the kidney", ok(DECLINE))
         server.script("of: valves", truncated(HOSTILE))
-        summary = run(project, openai_model(tmp_path, server), ["told"], retry=FAST)
+        request = RunRequest(openai_model(tmp_path, server), ["told"])
+        summary = run(project, request, RunOptions(retry=FAST))
     assert summary.counts["ok"] == 1 and summary.counts["refused"] == 1
     assert summary.counts["truncated"] == 1
     rows = {r.item_id: r for r in project.responses.latest()}
@@ -46,7 +46,7 @@ def test_run_stores_the_parsers_status_notes_and_markers(project, key_env, tmp_p
 
 def test_an_answer_read_as_sent_has_no_notes(project, key_env, tmp_path):
     with LoopbackServer() as server:
-        run(project, openai_model(tmp_path, server), ["told"], retry=FAST)
+        run(project, RunRequest(openai_model(tmp_path, server), ["told"]), RunOptions(retry=FAST))
     for row in project.responses.latest():
         assert row.status == "ok" and row.parse_notes is None
         assert all("marker" not in label for label in row.labels)
