@@ -19,6 +19,7 @@ from typing import Any
 
 from labeler.erase.edits import EraseEdits
 from labeler.errors import DuplicateItem, LabelerError
+from labeler.readiness import check_residual_labels
 from labeler.store import Item, KeyEntry, NewItem, Project
 from labeler.store.items import check_marker, clean_alternatives
 
@@ -77,7 +78,7 @@ def add_item_from_document(
         source = project.sources.add(
             path, kind=IMAGE_KINDS.get(path.suffix.lower(), "pdf"), page_count=page_count
         )
-        return project.items.add(
+        stored = project.items.add(
             replace(
                 item,
                 source_id=source.id,
@@ -91,6 +92,8 @@ def add_item_from_document(
                 key=key,
             )
         )
+    check_residual_labels(project, stored.id)
+    return stored
 
 
 def default_clip(doc: Any, page: int) -> Box | None:
@@ -151,6 +154,7 @@ def reerase_item(
         erase_method=result.method,
         erase_edits=edits.to_json(),
     )
+    check_residual_labels(project, item_id)
     return item, key_from_labels(result.labels, {})
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from labeler.errors import ProjectError
 from labeler.store.assets import AssetStore
+from labeler.store.checks import ResidualCheckTable
 from labeler.store.database import connect, transaction
 from labeler.store.items import ItemTable, SourceTable
 from labeler.store.lexicon_rows import LexiconTable
@@ -36,6 +37,7 @@ class Project:
         self.items = ItemTable(db, self.assets)
         self.lexicon = LexiconTable(db)
         self.responses = ResponseTable(db)
+        self.residual_checks = ResidualCheckTable(db)
 
     # -- lifecycle ---------------------------------------------------------
 
