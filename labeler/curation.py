@@ -38,6 +38,7 @@ def add_item_from_document(
     edits: EraseEdits | None = None,
     marker_names: Mapping[str, str] | None = None,
     allow_duplicate: bool = False,
+    keep_source_copy: bool = True,
 ) -> Item:
     """Erase and harvest ``clip`` of ``page`` (1-based) and store it as a draft item.
 
@@ -46,6 +47,7 @@ def add_item_from_document(
     page when nothing on it looks like a figure (a scan, a lone image). A figure that is already
     an item — same document bytes, same page, a region overlapping it by 90 % or more — raises
     :class:`~labeler.errors.DuplicateItem` naming that item, unless ``allow_duplicate``.
+    The project keeps its own copy of the document unless ``keep_source_copy`` is false.
 
     ``item`` holds what the curator gives (subject, tier, pattern, dpi, status, notes, key);
     the source, page, clip, images and edits come from the document and the erasure.
@@ -76,7 +78,10 @@ def add_item_from_document(
         key = key_from_labels(result.labels, marker_names or {})
     with project.transaction():
         source = project.sources.add(
-            path, kind=IMAGE_KINDS.get(path.suffix.lower(), "pdf"), page_count=page_count
+            path,
+            kind=IMAGE_KINDS.get(path.suffix.lower(), "pdf"),
+            page_count=page_count,
+            keep_copy=keep_source_copy,
         )
         stored = project.items.add(
             replace(
@@ -141,7 +146,7 @@ def reerase_item(
     if item.source_id is None or item.page is None:
         raise LabelerError(f"item {item_id} has no source document to erase again")
     source = project.sources.get(item.source_id)
-    doc = open_document(source.path, password=password)
+    doc = open_document(project.sources.document_path(source), password=password)
     try:
         result = erase_figure(doc, page=item.page, clip=item.clip, dpi=item.dpi, edits=edits)
     finally:

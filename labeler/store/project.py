@@ -33,7 +33,7 @@ class Project:
         self.folder = folder
         self.db = db
         self.assets = AssetStore(folder / ASSETS)
-        self.sources = SourceTable(db)
+        self.sources = SourceTable(db, self.assets)
         self.items = ItemTable(db, self.assets)
         self.lexicon = LexiconTable(db)
         self.responses = ResponseTable(db)

@@ -154,6 +154,10 @@ MIGRATIONS: tuple[str, ...] = (
         override_at   TEXT
     );
     """,
+    # 9: the project's own content-addressed copy of each source document (NULL: none kept)
+    """
+    ALTER TABLE sources ADD COLUMN copy_asset TEXT;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
