@@ -1,0 +1,222 @@
+"""The expert rules: read a name the way a biology grader reads it.
+
+A grader ignores the marker a model writes before a name (``B: pulmonary
+artery``, ``(C) left atrium``, ``Label 4: bronchus``) but keeps a letter that is
+part of the name (``A band``, ``T tubule``); credits each alternative the model
+offers for one part (``trachea (windpipe)``, ``trachea/windpipe``) but not a hedge
+between two parts (``left/right atrium``); and does not care about wording that
+leaves the part unchanged: ``of the heart``, a redundant head (``deltoid
+muscle``), ``X of Y`` for the adjective form (``arch of the aorta`` = ``aortic
+arch``), Latin word order, Latin plurals of every word, hyphenated or dotted
+abbreviations (``A-V node``), diacritics, a possessive without its apostrophe
+and British spelling anywhere in a word. Qualifiers that change the part
+(``outer membrane``, ``inner ear``) are kept, so they never match the bare noun.
+
+:func:`readings` turns one surface into the normalised texts it can mean, each
+with the rules that produced it, so a match can say why it was made.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+from itertools import product
+from typing import NamedTuple
+
+from labeler.scoring import wording
+from labeler.scoring.contrast import is_hedge
+from labeler.text.normalize import drop_article, surface_form
+from labeler.text.plurals import singular_forms
+
+_MARK = r"(?:\d{1,2}|[A-Za-z]\d?)"
+_PREFIXES = (
+    re.compile(
+        rf"^(?:(?:label|structure|part|marker|letter|number|item|no\.)\s+#?|#)\s*{_MARK}"
+        r"\s*[:.)\]\-\u2013\u2014]?\s+",
+        re.I,
+    ),  # Label 4: bronchus, Part C - diaphragm, #5 cell wall, No. 6: vacuole
+    re.compile(rf"^[(\[]\s*{_MARK}\s*[)\]]\s*[:.\-\u2013\u2014]?\s*"),  # (C) left atrium, [8] x
+    re.compile(rf"^{_MARK}\s*[:.)\]]\s+"),  # 1. aorta, B: pulmonary artery, E) mitochondria
+    re.compile(rf"^{_MARK}\s+[\-\u2013\u2014]\s+"),  # G - rough ER, H – nucleolus
+)
+_SUFFIX = re.compile(rf"\s*[(\[]\s*{_MARK}\s*[)\]]\s*$")  # aorta (B), pulmonary trunk [C]
+_PAREN = re.compile(r"^(?P<before>[^()\[\]]*)[(\[](?P<inside>[^()\[\]]+)[)\]](?P<after>.*)$")
+_DOTTED = re.compile(r"(?<![\w.])((?:[A-Za-z]\.){2,})")  # A.V. node, S.A. node
+_LETTERS = re.compile(r"(?<![A-Za-z])[A-Za-z](?:[\-\u2010-\u2015][A-Za-z])+(?![A-Za-z])")  # A-V
+_LETTER_ABBR = re.compile(r"(?<![A-Za-z])([A-Za-z])[\-\u2010-\u2015](?=[A-Z]{2,}\b)")  # m-RNA
+_HYPHENS = re.compile(r"[\-\u2010-\u2015]")
+_OR = re.compile(r"\s+or\s+", re.I)
+_TIGHT_SLASH = re.compile(r"\S/\S")
+#: At most this many plural readings per name (every word can be plural).
+_MAX_FORMS = 64
+
+
+class Reading(NamedTuple):
+    """One normalised text a surface can mean, and the rules that produced it.
+
+    A ``lossy`` reading drops information (``cortex of the kidney`` read as
+    ``cortex``): it may match a key, but it never makes two predictions the same.
+    """
+
+    text: str
+    rules: tuple[str, ...]
+    lossy: bool = False
+
+
+class Reader(NamedTuple):
+    """Every reading of one surface; ``hedge`` when its alternatives are two parts."""
+
+    readings: tuple[Reading, ...]
+    hedge: bool
+    alternatives: bool
+
+
+@lru_cache(maxsize=200_000)
+def read(raw: str) -> Reader:
+    """Every way an expert reads ``raw`` (see the module docstring)."""
+    text, rules = _strip_markers(raw.strip())
+    text, rules = _plain_letters(text, rules)
+    options = _alternatives(text)
+    readings: dict[str, Reading] = {}
+    for option, rule in options:
+        for reading in _readings(option, (*rules, rule) if rule else rules):
+            if reading.text and (reading.text not in readings or not reading.lossy):
+                readings.setdefault(reading.text, reading)
+    texts = [r.text for r in readings.values() if not r.lossy]
+    hedge = any(is_hedge(a, b) for i, a in enumerate(texts) for b in texts[i + 1 :])
+    return Reader(tuple(readings.values()), hedge, len(options) > 1)
+
+
+@lru_cache(maxsize=200_000)
+def forms(text: str) -> frozenset[str]:
+    """Singular readings of a normalised text, every word inflected (``venae cavae``)."""
+    words = text.split()
+    if not words:
+        return frozenset()
+    choices = [_singulars(word) for word in words]
+    count = 1
+    for choice in choices:
+        count *= len(choice)
+    if count > _MAX_FORMS:  # keep the head's readings only
+        stem = " ".join(words[:-1])
+        return frozenset(f"{stem} {form}".strip() for form in choices[-1])
+    return frozenset(" ".join(combo) for combo in product(*choices))
+
+
+def _singulars(word: str) -> frozenset[str]:
+    extra = wording.IRREGULAR_PLURALS.get(word)
+    found = singular_forms(word)
+    return found | {extra} if extra else found
+
+
+def _strip_markers(text: str) -> tuple[str, tuple[str, ...]]:
+    rules: list[str] = []
+    for _ in range(2):  # "1. (B) aorta"
+        for pattern in _PREFIXES:
+            found = pattern.match(text)
+            if found and found.end() < len(text):
+                rules.append(f"prefix {found.group(0).strip()} dropped")
+                text = text[found.end() :]
+                break
+        else:
+            break
+    found = _SUFFIX.search(text)
+    if found and found.start() > 0:
+        rules.append(f"marker {found.group(0).strip()} dropped")
+        text = text[: found.start()]
+    return text, tuple(rules)
+
+
+def _plain_letters(text: str, rules: tuple[str, ...]) -> tuple[str, tuple[str, ...]]:
+    """Diacritics off, and ``A-V`` / ``A.V.`` / ``m-RNA`` written as one abbreviation."""
+    if not text.isascii():
+        plain = "".join(
+            c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)
+        )
+        if plain != text:
+            text, rules = plain, (*rules, "diacritics")
+    joined = _DOTTED.sub(lambda m: m.group(1).replace(".", ""), text)
+    joined = _LETTERS.sub(lambda m: _HYPHENS.sub("", m.group(0)), joined)
+    joined = _LETTER_ABBR.sub(r"\1", joined)
+    if joined != text:
+        text, rules = joined, (*rules, "hyphenated abbreviation")
+    return text, rules
+
+
+def _alternatives(text: str) -> list[tuple[str, str | None]]:
+    """The names one answer offers: itself, or its parenthetical and slash alternatives."""
+    found = _PAREN.match(text)
+    if found and found.group("inside").strip():
+        main = f"{found.group('before').strip()} {found.group('after').strip()}".strip()
+        inside = found.group("inside").strip()
+        if main:
+            return [(main, "parenthetical note dropped"), (inside, "parenthetical alternative")]
+    text = _OR.sub(" / ", text)
+    if "/" not in text:
+        return [(text, None)]
+    options = [(part.strip(), "slash alternative") for part in text.split("/") if part.strip()]
+    if _TIGHT_SLASH.search(text):  # "left/right atrium": the slash joins two words
+        words = text.split()
+        for i, word in enumerate(words):
+            if "/" in word:
+                for part in filter(None, word.split("/")):
+                    option = " ".join([*words[:i], part, *words[i + 1 :]])
+                    options.append((option, "slash alternative"))
+    return options
+
+
+def _readings(option: str, rules: tuple[str, ...]) -> list[Reading]:
+    text = surface_form(option)
+    head, sep, tail = text.partition(" of ")
+    if not (sep and head and tail and " of " not in tail):
+        return [Reading(t, (*rules, *r)) for t, r in _wordings(text.split())]
+    tail = drop_article(tail)
+    out = []
+    for place, place_rules in _wordings(tail.split()):
+        for part, part_rules in _wordings([*place.split(), *head.split()], of_form=True):
+            out.append(Reading(part, (*rules, *place_rules, *part_rules)))
+    if tail in wording.CONTEXT or any(f in wording.CONTEXT for f in forms(tail)):
+        for part, part_rules in _wordings(head.split()):
+            out.append(
+                Reading(part, (*rules, f"context 'of the {tail}' dropped", *part_rules), True)
+            )
+    return out
+
+
+def _wordings(words: list[str], of_form: bool = False) -> list[tuple[str, tuple[str, ...]]]:
+    """The normalised text of some words, and its possessive-free variant if it has one."""
+    rules: list[str] = []
+    spelled = [wording.us_spelling(w) for w in words]
+    if spelled != words:
+        rules.append("british spelling")
+    words = _without_head(spelled, rules)
+    adjective = [_adjective(w) for w in words[:-1]] + words[-1:]
+    if adjective != words:
+        rules.append("X of Y = adjective form" if of_form else "noun = adjective form")
+    words = _without_head(adjective, rules)  # "heart muscle" = "cardiac muscle" = "cardiac"
+    if len(words) > 1 and words[-1] in wording.LATIN_POSITIONS:
+        rules.append("Latin word order")
+        words = [words[-1], *words[:-1]]
+    out = [(" ".join(words), tuple(rules))]
+    possessive = [w[:-1] if w.endswith("s") and not w.endswith("ss") else w for w in words[:-1]]
+    if possessive != words[:-1]:
+        out.append((" ".join([*possessive, words[-1]]), (*rules, "possessive without apostrophe")))
+    return out
+
+
+def _without_head(words: list[str], rules: list[str]) -> list[str]:
+    """``deltoid muscle`` → ``deltoid``, but ``heart muscle`` and ``breast bone`` stay."""
+    if len(words) > 1 and words[-1] in wording.HEADS and words[-2] not in wording.REGIONS:
+        rules.append(f"redundant head '{words[-1]}'")
+        return words[:-1]
+    return words
+
+
+def _adjective(word: str) -> str:
+    if word in wording.ADJECTIVES:
+        return wording.ADJECTIVES[word]
+    for form in singular_forms(word):
+        if form in wording.ADJECTIVES:
+            return wording.ADJECTIVES[form]
+    return word
