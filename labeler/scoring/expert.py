@@ -194,6 +194,8 @@ def _wordings(words: list[str], of_form: bool = False) -> list[tuple[str, tuple[
     adjective = [_adjective(w) for w in words[:-1]] + words[-1:]
     if adjective != words:
         rules.append("X of Y = adjective form" if of_form else "noun = adjective form")
+    elif of_form:
+        rules.append("X of Y = Y X")
     words = _without_head(adjective, rules)  # "heart muscle" = "cardiac muscle" = "cardiac"
     if len(words) > 1 and words[-1] in wording.LATIN_POSITIONS:
         rules.append("Latin word order")

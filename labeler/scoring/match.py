@@ -324,10 +324,14 @@ def _vetoed(distinct: frozenset[tuple[int, int]], a: frozenset[int], b: frozense
 
 
 def _why(pred: tuple[str, ...], key: tuple[str, ...]) -> str:
-    """The rules that bridged two readings: those that fired on one side only."""
-    if not pred and not key:
-        return ""
-    return "; ".join([r for r in pred if r not in key] + [r for r in key if r not in pred])
+    """The rules that brought two surfaces to one reading (the prediction's first)."""
+    if not key:
+        return "; ".join(pred)
+    return "; ".join([*pred, *(r for r in key if r not in pred)])
+
+
+def _rank(why: str) -> tuple[int, str]:
+    return why.count(";"), why
 
 
 #: An edge as the merge stores it: key class -> (strength, prediction, key surface, rule).
@@ -355,11 +359,15 @@ def _edges(name: _Name, keys: _Side, cache: _Cache) -> tuple[_Edge, ...]:
         strength = name.strength[token]
         k, key_raw, key_why = table[token]
         current = found.get(k)
-        if current is not None and current[0] >= strength:
-            continue
+        why = _why(name.why.get(token, _NO_RULES), key_why) if name.why or key_why else ""
+        if current is not None and (
+            current[0] > strength
+            or (current[0] == strength and (why.count(";"), why) >= _rank(current[2]))
+        ):
+            continue  # the strongest level, then the fewest rules (a fixed choice, not set order)
         if strength < 4 and distinct and _vetoed(distinct, name.groups, keys.groups[k]):
             continue
-        found[k] = (strength, key_raw, _why(name.why.get(token, _NO_RULES), key_why))
+        found[k] = (strength, key_raw, why)
     expert_rules = cache.rules == "expert"
     for prefix, text in name.fuzzy:
         for k, key_raw, key_text, key_groups, key_why in keys.fuzzy.get(prefix, ()):
