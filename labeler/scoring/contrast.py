@@ -90,7 +90,7 @@ def typo_close(a: str, b: str) -> bool:
     ``nucleus``/``nucleolus`` (two letters) and ``type I``/``type II`` (a
     numeral) fail; ``mitochondrian`` passes.
     """
-    words_a, words_b = a.split(), b.split()
+    words_a, words_b = a.split(" "), b.split(" ")
     if len(words_a) != len(words_b):
         return False
     for word_a, word_b in zip(words_a, words_b, strict=True):

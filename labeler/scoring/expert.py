@@ -30,15 +30,14 @@ from labeler.text.normalize import drop_article, surface_form
 from labeler.text.plurals import singular_forms
 
 _MARK = r"(?:\d{1,2}|[A-Za-z]\d?)"
-_PREFIXES = (
-    re.compile(
-        rf"^(?:(?:label|structure|part|marker|letter|number|item|no\.)\s+#?|#)\s*{_MARK}"
-        r"\s*[:.)\]\-\u2013\u2014]?\s+",
-        re.I,
-    ),  # Label 4: bronchus, Part C - diaphragm, #5 cell wall, No. 6: vacuole
-    re.compile(rf"^[(\[]\s*{_MARK}\s*[)\]]\s*[:.\-\u2013\u2014]?\s*"),  # (C) left atrium, [8] x
-    re.compile(rf"^{_MARK}\s*[:.)\]]\s+"),  # 1. aorta, B: pulmonary artery, E) mitochondria
-    re.compile(rf"^{_MARK}\s+[\-\u2013\u2014]\s+"),  # G - rough ER, H – nucleolus
+_PREFIX = re.compile(
+    r"^(?:(?:(?:label|structure|part|marker|letter|number|item|no\.)\s+#?|#)\s*"
+    r"(?:\d{1,2}\s*[:.)\]\-\u2013\u2014]?|[A-Za-z]\d?\s*[:.)\]\-\u2013\u2014])\s+"
+    # Label 4: bronchus, label 4 bronchus, Part C - diaphragm, #5 cell wall (not "part a band")
+    rf"|[(\[]\s*{_MARK}\s*[)\]]\s*[:.\-\u2013\u2014]?\s*"  # (C) left atrium, [8] stomata
+    rf"|{_MARK}\s*[:.)\]]\s+"  # 1. aorta, B: pulmonary artery, E) mitochondria
+    rf"|{_MARK}\s+[\-\u2013\u2014]\s+)",  # G - rough ER, H – nucleolus
+    re.I,
 )
 _SUFFIX = re.compile(rf"\s*[(\[]\s*{_MARK}\s*[)\]]\s*$")  # aorta (B), pulmonary trunk [C]
 _PAREN = re.compile(r"^(?P<before>[^()\[\]]*)[(\[](?P<inside>[^()\[\]]+)[)\]](?P<after>.*)$")
@@ -46,8 +45,10 @@ _DOTTED = re.compile(r"(?<![\w.])((?:[A-Za-z]\.){2,})")  # A.V. node, S.A. node
 _LETTERS = re.compile(r"(?<![A-Za-z])[A-Za-z](?:[\-\u2010-\u2015][A-Za-z])+(?![A-Za-z])")  # A-V
 _LETTER_ABBR = re.compile(r"(?<![A-Za-z])([A-Za-z])[\-\u2010-\u2015](?=[A-Z]{2,}\b)")  # m-RNA
 _HYPHENS = re.compile(r"[\-\u2010-\u2015]")
+_JOINERS = re.compile(r"[.\-\u2010-\u2015]")
 _OR = re.compile(r"\s+or\s+", re.I)
 _TIGHT_SLASH = re.compile(r"\S/\S")
+_PLAIN = re.compile(r"[a-z]+(?: [a-z]+)*")
 #: At most this many plural readings per name (every word can be plural).
 _MAX_FORMS = 64
 
@@ -75,6 +76,8 @@ class Reader(NamedTuple):
 @lru_cache(maxsize=200_000)
 def read(raw: str) -> Reader:
     """Every way an expert reads ``raw`` (see the module docstring)."""
+    if _is_plain(raw):
+        return Reader((Reading(raw, ()),), False, False)
     text, rules = _strip_markers(raw.strip())
     text, rules = _plain_letters(text, rules)
     options = _alternatives(text)
@@ -91,9 +94,9 @@ def read(raw: str) -> Reader:
 @lru_cache(maxsize=200_000)
 def forms(text: str) -> frozenset[str]:
     """Singular readings of a normalised text, every word inflected (``venae cavae``)."""
+    if " " not in text:
+        return _singulars(text) if text else frozenset()
     words = text.split()
-    if not words:
-        return frozenset()
     choices = [_singulars(word) for word in words]
     count = 1
     for choice in choices:
@@ -104,6 +107,22 @@ def forms(text: str) -> frozenset[str]:
     return frozenset(" ".join(combo) for combo in product(*choices))
 
 
+def _is_plain(raw: str) -> bool:
+    """Lower-case words no rule touches: most names, read without the full pipeline."""
+    if not _PLAIN.fullmatch(raw) or " of " in raw or " or " in raw:
+        return False
+    *stem, last = raw.split(" ")
+    return (
+        raw[:2] != "a "
+        and not raw.startswith(("the ", "an "))
+        and last not in wording.HEADS
+        and last not in wording.LATIN_POSITIONS
+        and _us_spelling(last) == last
+        and all(not w.endswith("s") and _us_spelling(w) == w and _adjective(w) == w for w in stem)
+    )
+
+
+@lru_cache(maxsize=100_000)
 def _singulars(word: str) -> frozenset[str]:
     extra = wording.IRREGULAR_PLURALS.get(word)
     found = singular_forms(word)
@@ -113,15 +132,12 @@ def _singulars(word: str) -> frozenset[str]:
 def _strip_markers(text: str) -> tuple[str, tuple[str, ...]]:
     rules: list[str] = []
     for _ in range(2):  # "1. (B) aorta"
-        for pattern in _PREFIXES:
-            found = pattern.match(text)
-            if found and found.end() < len(text):
-                rules.append(f"prefix {found.group(0).strip()} dropped")
-                text = text[found.end() :]
-                break
-        else:
+        found = _PREFIX.match(text)
+        if not found or found.end() >= len(text):
             break
-    found = _SUFFIX.search(text)
+        rules.append(f"prefix {found.group(0).strip()} dropped")
+        text = text[found.end() :]
+    found = _SUFFIX.search(text) if text.endswith((")", "]")) else None
     if found and found.start() > 0:
         rules.append(f"marker {found.group(0).strip()} dropped")
         text = text[: found.start()]
@@ -136,6 +152,8 @@ def _plain_letters(text: str, rules: tuple[str, ...]) -> tuple[str, tuple[str, .
         )
         if plain != text:
             text, rules = plain, (*rules, "diacritics")
+    if not _JOINERS.search(text):
+        return text, rules
     joined = _DOTTED.sub(lambda m: m.group(1).replace(".", ""), text)
     joined = _LETTERS.sub(lambda m: _HYPHENS.sub("", m.group(0)), joined)
     joined = _LETTER_ABBR.sub(r"\1", joined)
@@ -146,13 +164,14 @@ def _plain_letters(text: str, rules: tuple[str, ...]) -> tuple[str, tuple[str, .
 
 def _alternatives(text: str) -> list[tuple[str, str | None]]:
     """The names one answer offers: itself, or its parenthetical and slash alternatives."""
-    found = _PAREN.match(text)
+    found = _PAREN.match(text) if "(" in text or "[" in text else None
     if found and found.group("inside").strip():
         main = f"{found.group('before').strip()} {found.group('after').strip()}".strip()
         inside = found.group("inside").strip()
         if main:
             return [(main, "parenthetical note dropped"), (inside, "parenthetical alternative")]
-    text = _OR.sub(" / ", text)
+    if " or " in text.lower():
+        text = _OR.sub(" / ", text)
     if "/" not in text:
         return [(text, None)]
     options = [(part.strip(), "slash alternative") for part in text.split("/") if part.strip()]
@@ -187,7 +206,7 @@ def _readings(option: str, rules: tuple[str, ...]) -> list[Reading]:
 def _wordings(words: list[str], of_form: bool = False) -> list[tuple[str, tuple[str, ...]]]:
     """The normalised text of some words, and its possessive-free variant if it has one."""
     rules: list[str] = []
-    spelled = [wording.us_spelling(w) for w in words]
+    spelled = [_us_spelling(w) for w in words]
     if spelled != words:
         rules.append("british spelling")
     words = _without_head(spelled, rules)
@@ -215,6 +234,10 @@ def _without_head(words: list[str], rules: list[str]) -> list[str]:
     return words
 
 
+_us_spelling = lru_cache(maxsize=100_000)(wording.us_spelling)
+
+
+@lru_cache(maxsize=100_000)
 def _adjective(word: str) -> str:
     if word in wording.ADJECTIVES:
         return wording.ADJECTIVES[word]

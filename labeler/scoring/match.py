@@ -161,10 +161,15 @@ def _expert_profile(raw: str, index: _Index) -> _Name:
     readings = reader.readings
     if not readings:
         return _Name(raw.strip(), "", frozenset(), {_RAW + raw.strip(): 5}, (), (), {})
+    if len(readings) == 1 and readings[0].text is raw:  # most names: no rule applies
+        return _plain_profile(raw, raw, index)
+    card_norm = normalize(raw)
+    if len(readings) == 1 and not readings[0].rules and readings[0].text == card_norm:
+        return _plain_profile(raw, card_norm, index)
     strength: dict[str | int, int] = {}
     why: dict[str | int, tuple[str, ...]] = {}
     equivalent: list[str | int] = []
-    groups = set(index.groups(name_forms(normalize(raw))))
+    groups = set(index.groups(name_forms(card_norm)))
     for reading in readings:
         reading_forms = expert.forms(reading.text)
         tokens = [(_NORM + reading.text, 4), *((_FORM + f, 3) for f in sorted(reading_forms))]
@@ -198,6 +203,19 @@ def _expert_profile(raw: str, index: _Index) -> _Name:
         reader.hedge,
         reader.alternatives,
     )
+
+
+def _plain_profile(raw: str, text: str, index: _Index) -> _Name:
+    """An expert profile with one reading and no rule: the card's, with every word inflected."""
+    forms = expert.forms(text)
+    groups = index.groups(forms)
+    equivalent = (_NORM + text, *(_FORM + f for f in sorted(forms)), *sorted(groups))
+    strength: dict[str | int, int] = dict.fromkeys(groups, 2)
+    strength.update(dict.fromkeys(equivalent[1 : 1 + len(forms)], 3))
+    strength[equivalent[0]] = 4
+    strength[_RAW + raw.strip()] = 5
+    fuzzy = ((text[:FUZZY_PREFIX], text),) if len(text) >= FUZZY_MIN_LEN else ()
+    return _Name(raw.strip(), text, groups, strength, equivalent, fuzzy, {})
 
 
 _PROFILES = {"card": _card_profile, "expert": _expert_profile}

@@ -41,7 +41,7 @@ def _names(row: dict[str, Any], field: str, where: str) -> list[str]:
     value = row.get(field)
     if value is None and field == "predicted_names" and field in row:
         return []  # an answer that failed to parse predicted nothing: F1 0, not an error
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+    if not isinstance(value, list) or not {str}.issuperset(map(type, value)):
         raise ResultsFileError(f"{where}: '{field}' must be a list of strings")
     return value
 
