@@ -95,6 +95,8 @@ class _Index:
     rows would give, while touching only the item's rows (plus C-level copies).
     """
 
+    _parent: dict[str, str]
+
     def __init__(self, rows: Iterable[LexiconRow], base: _Index | None = None) -> None:
         parent: dict[str, str] = dict(base._parent) if base is not None else {}
         created: list[str] = []

@@ -174,7 +174,9 @@ def _alternatives(text: str) -> list[tuple[str, str | None]]:
         text = _OR.sub(" / ", text)
     if "/" not in text:
         return [(text, None)]
-    options = [(part.strip(), "slash alternative") for part in text.split("/") if part.strip()]
+    options: list[tuple[str, str | None]] = [
+        (part.strip(), "slash alternative") for part in text.split("/") if part.strip()
+    ]
     if _TIGHT_SLASH.search(text):  # "left/right atrium": the slash joins two words
         words = text.split()
         for i, word in enumerate(words):
@@ -213,8 +215,6 @@ def _wordings(words: list[str], of_form: bool = False) -> list[tuple[str, tuple[
     adjective = [_adjective(w) for w in words[:-1]] + words[-1:]
     if adjective != words:
         rules.append("X of Y = adjective form" if of_form else "noun = adjective form")
-    elif of_form:
-        rules.append("X of Y = Y X")
     words = _without_head(adjective, rules)  # "heart muscle" = "cardiac muscle" = "cardiac"
     if len(words) > 1 and words[-1] in wording.LATIN_POSITIONS:
         rules.append("Latin word order")

@@ -57,7 +57,7 @@ if TYPE_CHECKING:
 
 How = Literal["exact", "normalized", "plural", "synonym", "fuzzy"]
 STRENGTH: dict[str, int] = {"exact": 5, "normalized": 4, "plural": 3, "synonym": 2, "fuzzy": 1}
-_HOW_OF = {v: k for k, v in STRENGTH.items()}
+_HOW_OF: dict[int, How] = {5: "exact", 4: "normalized", 3: "plural", 2: "synonym", 1: "fuzzy"}
 
 #: The card's fuzzy guards.
 FUZZY_MIN_LEN = 7
@@ -120,8 +120,7 @@ _RAW, _NORM, _FORM = "\x01", "\x02", "\x03"
 _NO_RULES: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class _Name:
+class _Name(NamedTuple):
     """Everything the matcher needs about one surface, computed once per lexicon.
 
     ``strength`` maps each lookup token to its level's strength (5 exact …
@@ -147,7 +146,11 @@ def _card_profile(raw: str, index: _Index) -> _Name:
     norm = normalize(raw)
     forms = name_forms(norm)
     groups = index.groups(forms)
-    equivalent = (_NORM + norm, *(_FORM + f for f in sorted(forms)), *sorted(groups))
+    equivalent: tuple[str | int, ...] = (
+        _NORM + norm,
+        *(_FORM + f for f in sorted(forms)),
+        *sorted(groups),
+    )
     strength: dict[str | int, int] = dict.fromkeys(groups, 2)
     strength.update(dict.fromkeys(equivalent[1 : 1 + len(forms)], 3))
     strength[equivalent[0]] = 4
@@ -209,7 +212,8 @@ def _plain_profile(raw: str, text: str, index: _Index) -> _Name:
     """An expert profile with one reading and no rule: the card's, with every word inflected."""
     forms = expert.forms(text)
     groups = index.groups(forms)
-    equivalent = (_NORM + text, *(_FORM + f for f in sorted(forms)), *sorted(groups))
+    form_tokens = [_FORM + f for f in forms]  # token order does not matter: classes are components
+    equivalent: tuple[str | int, ...] = (_NORM + text, *form_tokens, *groups)
     strength: dict[str | int, int] = dict.fromkeys(groups, 2)
     strength.update(dict.fromkeys(equivalent[1 : 1 + len(forms)], 3))
     strength[equivalent[0]] = 4

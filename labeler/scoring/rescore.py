@@ -80,11 +80,14 @@ def rescore_rows(
     per_item: dict[str, Lexicon | None] = {}
 
     def lexicon_for(item_id: object) -> Lexicon | None:
-        extra = (item_lexicons or {}).get(item_id) if isinstance(item_id, str) else None
+        if not isinstance(item_id, str):
+            return lexicon
+        extra = (item_lexicons or {}).get(item_id)
         if not extra:
             return lexicon
         if item_id not in per_item:
-            per_item[item_id] = (lexicon or Lexicon()).with_rows(tuple(r) for r in extra)
+            rows = [(r[0], r[1], r[2]) for r in extra]
+            per_item[item_id] = (lexicon or Lexicon()).with_rows(rows)
         return per_item[item_id]
 
     with collector_paused():
