@@ -11,6 +11,7 @@ hedge rule (``left/right atrium`` names two parts) both ask this module.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from rapidfuzz.distance import OSA
 
@@ -104,9 +105,13 @@ def typo_close(a: str, b: str) -> bool:
             return False
         if OSA.distance(word_a, word_b, score_cutoff=1) > 1:
             return False
-        for group in MORPHEMES:
-            found_a = {m for m in group if m in word_a}
-            found_b = {m for m in group if m in word_b}
+        for found_a, found_b in zip(_morphemes(word_a), _morphemes(word_b), strict=True):
             if found_a and found_b and found_a != found_b:
                 return False
     return True
+
+
+@lru_cache(maxsize=100_000)
+def _morphemes(word: str) -> tuple[frozenset[str], ...]:
+    """The word parts of each :data:`MORPHEMES` group that ``word`` contains."""
+    return tuple(frozenset(m for m in group if m in word) for group in MORPHEMES)

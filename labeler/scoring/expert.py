@@ -51,6 +51,8 @@ _TIGHT_SLASH = re.compile(r"\S/\S")
 _PLAIN = re.compile(r"[a-z]+(?: [a-z]+)*")
 #: At most this many plural readings per name (every word can be plural).
 _MAX_FORMS = 64
+#: More alternatives than this in one name is not one part's names (and would cost n²).
+_MAX_ALTERNATIVES = 8
 
 
 class Reading(NamedTuple):
@@ -81,6 +83,8 @@ def read(raw: str) -> Reader:
     text, rules = _strip_markers(raw.strip())
     text, rules = _plain_letters(text, rules)
     options = _alternatives(text)
+    if len(options) > _MAX_ALTERNATIVES:  # a list pasted into one name: no reading of parts
+        options = [(text, None)]
     readings: dict[str, Reading] = {}
     for option, rule in options:
         for reading in _readings(option, (*rules, rule) if rule else rules):

@@ -208,3 +208,15 @@ def test_a_stale_answer_is_marked_in_the_matrix_and_the_details(tmp_path, qtbot,
     view._show_details(Column("m/a", "told"))
     assert "older subject" in view.details.toPlainText()
     assert matrix_cell(view, "cell", "m/a", "told").data(StaleRole) is False
+
+
+def test_a_match_tooltip_names_the_expert_rule_that_made_it():
+    from labeler.scoring import score_names
+    from ui.review.answers import _tooltip, entries_for
+
+    matched = entries_for(score_names(["B: aorta"], ["aorta"]), None)[1]
+    assert _tooltip(matched) == (
+        "“B: aorta” matched key name “aorta” (normalized: prefix B: dropped)"
+    )
+    plain = entries_for(score_names(["aorta"], ["aorta"]), None)[1]
+    assert _tooltip(plain) == "“aorta” matched key name “aorta” (exact)"

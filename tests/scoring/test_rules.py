@@ -163,3 +163,22 @@ def test_the_dataset_card_says_which_rules_and_version_scored_it():
     assert DEFAULT_RULES == "expert" and scoring_version() == "expert-1"
     assert "Scored by Labeler with the `expert` rules, scoring version `expert-1`" in card
     assert "--rules card" in card
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(max_size=40), max_size=6), st.lists(st.text(max_size=40), max_size=6))
+def test_any_text_scores_without_error_and_keeps_the_counts_consistent(predicted, key):
+    result = score_names(predicted, key)
+    assert 0.0 <= result.f1 <= 1.0
+    assert len(result.matches) + len(result.unmatched_pred) == result.n_pred
+    assert len(result.matches) + len(result.missed_key) == result.n_key
+
+
+def test_hostile_names_stay_fast():
+    import time
+
+    names = ["a/" * 2000 + "b", "(" * 3000 + "x" + ")" * 3000, "x " * 4000, "1. " * 2000]
+    names += ["a b/c " * 1000, "left/right " * 500 + "atrium"]
+    start = time.process_time()
+    score_names(names, ["aorta", "a"], STARTER)
+    assert time.process_time() - start < 1.0
