@@ -88,8 +88,9 @@ def read(raw: str) -> Reader:
     readings: dict[str, Reading] = {}
     for option, rule in options:
         for reading in _readings(option, (*rules, rule) if rule else rules):
-            if reading.text and (reading.text not in readings or not reading.lossy):
-                readings.setdefault(reading.text, reading)
+            known = readings.get(reading.text)
+            if reading.text and (known is None or (known.lossy and not reading.lossy)):
+                readings[reading.text] = reading
     texts = [r.text for r in readings.values() if not r.lossy]
     hedge = any(is_hedge(a, b) for i, a in enumerate(texts) for b in texts[i + 1 :])
     return Reader(tuple(readings.values()), hedge, len(options) > 1)
@@ -195,47 +196,58 @@ def _readings(option: str, rules: tuple[str, ...]) -> list[Reading]:
     text = surface_form(option)
     head, sep, tail = text.partition(" of ")
     if not (sep and head and tail and " of " not in tail):
-        return [Reading(t, (*rules, *r)) for t, r in _wordings(text.split())]
+        return [Reading(t, (*rules, *r), lossy) for t, r, lossy in _wordings(text.split())]
     tail = drop_article(tail)
     out = []
-    for place, place_rules in _wordings(tail.split()):
-        for part, part_rules in _wordings([*place.split(), *head.split()], of_form=True):
-            out.append(Reading(part, (*rules, *place_rules, *part_rules)))
+    for place, place_rules, _ in _wordings(tail.split()):  # "adrenal gland" = "adrenal" here
+        for part, part_rules, lossy in _wordings([*place.split(), *head.split()], of_form=True):
+            out.append(Reading(part, (*rules, *place_rules, *part_rules), lossy))
     if tail in wording.CONTEXT or any(f in wording.CONTEXT for f in forms(tail)):
-        for part, part_rules in _wordings(head.split()):
-            out.append(
-                Reading(part, (*rules, f"context 'of the {tail}' dropped", *part_rules), True)
-            )
+        context = f"context 'of the {tail}' dropped"
+        for part, part_rules, _ in _wordings(head.split()):
+            out.append(Reading(part, (*rules, context, *part_rules), True))
     return out
 
 
-def _wordings(words: list[str], of_form: bool = False) -> list[tuple[str, tuple[str, ...]]]:
-    """The normalised text of some words, and its possessive-free variant if it has one."""
+def _wordings(words: list[str], of_form: bool = False) -> list[tuple[str, tuple[str, ...], bool]]:
+    """``(text, rules, lossy)`` for some words: their normalised text, its possessive-free
+    variant, and (lossy) the text without a redundant head noun."""
     rules: list[str] = []
     spelled = [_us_spelling(w) for w in words]
     if spelled != words:
         rules.append("british spelling")
-    words = _without_head(spelled, rules)
-    adjective = [_adjective(w) for w in words[:-1]] + words[-1:]
-    if adjective != words:
-        rules.append("X of Y = adjective form" if of_form else "noun = adjective form")
-    words = _without_head(adjective, rules)  # "heart muscle" = "cardiac muscle" = "cardiac"
-    if len(words) > 1 and words[-1] in wording.LATIN_POSITIONS:
-        rules.append("Latin word order")
-        words = [words[-1], *words[:-1]]
-    out = [(" ".join(words), tuple(rules))]
-    possessive = [w[:-1] if w.endswith("s") and not w.endswith("ss") else w for w in words[:-1]]
-    if possessive != words[:-1]:
-        out.append((" ".join([*possessive, words[-1]]), (*rules, "possessive without apostrophe")))
+    out = _worded(spelled, rules, of_form, False)
+    if len(spelled) > 1 and spelled[-1] in wording.HEADS and spelled[-2] not in wording.REGIONS:
+        # "deltoid muscle" meets "deltoid"; lossy, and never against another head
+        # ("cranial nerve" is not "cranial bone"), see :func:`heads_differ`
+        headless = [*rules, f"redundant head '{spelled[-1]}'"]
+        out += _worded(spelled[:-1], headless, of_form, True)
     return out
 
 
-def _without_head(words: list[str], rules: list[str]) -> list[str]:
-    """``deltoid muscle`` → ``deltoid``, but ``heart muscle`` and ``breast bone`` stay."""
-    if len(words) > 1 and words[-1] in wording.HEADS and words[-2] not in wording.REGIONS:
-        rules.append(f"redundant head '{words[-1]}'")
-        return words[:-1]
-    return words
+def _worded(
+    words: list[str], rules: list[str], of_form: bool, lossy: bool
+) -> list[tuple[str, tuple[str, ...], bool]]:
+    adjective = [_adjective(w) for w in words[:-1]] + words[-1:]
+    if adjective != words:
+        rules = [*rules, "X of Y = adjective form" if of_form else "noun = adjective form"]
+    words = adjective
+    if len(words) > 1 and words[-1] in wording.LATIN_POSITIONS:
+        rules = [*rules, "Latin word order"]
+        words = [words[-1], *words[:-1]]
+    out = [(" ".join(words), tuple(rules), lossy)]
+    possessive = [w[:-1] if w.endswith("s") and not w.endswith("ss") else w for w in words[:-1]]
+    if possessive != words[:-1]:
+        variant = (*rules, "possessive without apostrophe")
+        out.append((" ".join([*possessive, words[-1]]), variant, lossy))
+    return out
+
+
+def heads_differ(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """Did two readings each drop a different head noun (``cranial nerve``/``cranial bone``)?"""
+    heads_a = {rule for rule in a if rule.startswith("redundant head")}
+    heads_b = {rule for rule in b if rule.startswith("redundant head")}
+    return bool(heads_a) and bool(heads_b) and heads_a != heads_b
 
 
 _us_spelling = lru_cache(maxsize=100_000)(wording.us_spelling)

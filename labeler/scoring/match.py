@@ -381,7 +381,10 @@ def _edges(name: _Name, keys: _Side, cache: _Cache) -> tuple[_Edge, ...]:
         strength = name.strength[token]
         k, key_raw, key_why = table[token]
         current = found.get(k)
-        why = _why(name.why.get(token, _NO_RULES), key_why) if name.why or key_why else ""
+        pred_why = name.why.get(token, _NO_RULES)
+        if pred_why and key_why and expert.heads_differ(pred_why, key_why):
+            continue  # both dropped a head noun, different ones: "cranial nerve", "cranial bone"
+        why = _why(pred_why, key_why) if pred_why or key_why else ""
         if current is not None and (
             current[0] > strength
             or (current[0] == strength and (why.count(";"), why) >= _rank(current[2]))
