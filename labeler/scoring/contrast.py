@@ -55,6 +55,7 @@ CONFUSABLE: frozenset[frozenset[str]] = frozenset(
     )
 )
 
+_ANY_MORPHEME = re.compile("|".join(sorted({m for group in MORPHEMES for m in group})))
 _DIGIT = re.compile(r"\d")
 _ROMAN = re.compile(r"(?=[ivx])x{0,3}(?:ix|iv|v?i{0,3})")  # i … xxxix, as normalised
 
@@ -97,21 +98,24 @@ def typo_close(a: str, b: str) -> bool:
     for word_a, word_b in zip(words_a, words_b, strict=True):
         if word_a == word_b:
             continue
-        if _is_marker(word_a) or _is_marker(word_b):
+        if OSA.distance(word_a, word_b, score_cutoff=1) > 1:
             return False
-        if is_contrast(word_a) and is_contrast(word_b):  # two different sides, layers, …
+        marker_a, contrast_a, parts_a = _kind(word_a)
+        marker_b, contrast_b, parts_b = _kind(word_b)
+        if marker_a or marker_b or (contrast_a and contrast_b):  # I/II, left/right, …
             return False
         if frozenset((word_a, word_b)) in CONFUSABLE:
             return False
-        if OSA.distance(word_a, word_b, score_cutoff=1) > 1:
-            return False
-        for found_a, found_b in zip(_morphemes(word_a), _morphemes(word_b), strict=True):
+        for found_a, found_b in zip(parts_a, parts_b, strict=False):  # () holds no part
             if found_a and found_b and found_a != found_b:
                 return False
     return True
 
 
 @lru_cache(maxsize=100_000)
-def _morphemes(word: str) -> tuple[frozenset[str], ...]:
-    """The word parts of each :data:`MORPHEMES` group that ``word`` contains."""
-    return tuple(frozenset(m for m in group if m in word) for group in MORPHEMES)
+def _kind(word: str) -> tuple[bool, bool, tuple[frozenset[str], ...]]:
+    """Is ``word`` a marker, a contrast word, and which :data:`MORPHEMES` parts it holds."""
+    parts: tuple[frozenset[str], ...] = ()
+    if _ANY_MORPHEME.search(word):  # rare: most words hold none of the parts
+        parts = tuple(frozenset(m for m in group if m in word) for group in MORPHEMES)
+    return _is_marker(word), is_contrast(word), parts

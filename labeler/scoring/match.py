@@ -377,11 +377,12 @@ def _edges(name: _Name, keys: _Side, cache: _Cache) -> tuple[_Edge, ...]:
         hit = table.get(_RAW + name.raw)
         return ((hit[0], (5, name.raw, hit[1], "")),) if hit else ()
     found: dict[int, tuple[int, str, str]] = {}
+    name_why = name.why
     for token in table.keys() & name.strength:
         strength = name.strength[token]
         k, key_raw, key_why = table[token]
         current = found.get(k)
-        pred_why = name.why.get(token, _NO_RULES)
+        pred_why = name_why.get(token, _NO_RULES) if name_why else _NO_RULES
         if pred_why and key_why and expert.heads_differ(pred_why, key_why):
             continue  # both dropped a head noun, different ones: "cranial nerve", "cranial bone"
         why = _why(pred_why, key_why) if pred_why or key_why else ""
