@@ -200,7 +200,7 @@ def _expert_profile(raw: str, index: _Index) -> _Name:
         readings[0].text,
         found_groups,
         strength,
-        () if reader.hedge else tuple(equivalent),
+        (_RAW + raw.strip(),) if reader.hedge else tuple(equivalent),  # a hedge: itself only
         fuzzy,
         why,
         reader.hedge,
