@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pymupdf
 
-from labeler.erase.mask import Stroke, parse_strokes, stroke_mask
+from labeler.erase.edits import EraseEdits
+from labeler.erase.mask import Stroke, stroke_mask
 from labeler.erase.outlines import erase_outlines, glyph_lines
 from labeler.erase.raster_path import (
     Hit,
@@ -77,7 +78,12 @@ class Figure:
         fragments = fragments_from_spans([s for s in self.spans if s.plausible])
         outline = glyph_lines(self.drawings, clip)
         if outline:
-            fragments += name_outline_lines(self._raster(), self._hits(), outline)
+            raster = self._raster()
+            # OCR also reads the vector text; those words never name a glyph cluster (on a
+            # figure placed small, a leader's arrowhead beside a word is glyph-sized)
+            vector = [raster.to_pixels(f.bbox) for f in fragments]
+            unread = [h for h in self._hits() if first_containing(h[1], vector) is None]
+            fragments += name_outline_lines(raster, unread, outline)
         regions = list(self.images) + [s.bbox for s in self.spans if not s.plausible]
         if regions:
             raster = self._raster()
@@ -303,10 +309,7 @@ def erase(
     page: int,
     clip: Sequence[float] | None,
     dpi: int,
-    keep: Sequence[Sequence[float]],
-    extra_boxes: Sequence[Sequence[float]],
-    removed_boxes: Sequence[Sequence[float]],
-    mask_strokes: Sequence[object] = (),
+    edits: EraseEdits,
 ) -> EraseResult:
     """The body of :func:`labeler.erase.erase_figure` (see there)."""
     if dpi <= 0 or dpi > 1200:
@@ -315,7 +318,6 @@ def erase(
         raise DocumentError(
             f"page {page} does not exist; the document has pages 1-{doc.page_count}"
         )
-    strokes = parse_strokes(mask_strokes)
     source = doc[page - 1]
     area = _clip_rect(source, clip)
     figure = Figure(
@@ -327,8 +329,6 @@ def erase(
         images=image_boxes(source, tuple(area)),
     )
     figure.harvest(
-        keep=[tuple(b) for b in keep],
-        extra=[tuple(b) for b in extra_boxes],
-        removed=[tuple(b) for b in removed_boxes],
+        keep=list(edits.keep), extra=list(edits.extra_boxes), removed=list(edits.removed_boxes)
     )
-    return figure.erase(doc, page, strokes)
+    return figure.erase(doc, page, edits.mask_strokes)

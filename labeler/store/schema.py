@@ -129,6 +129,16 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE responses ADD COLUMN asked_subject TEXT;
     ALTER TABLE responses ADD COLUMN asked_image TEXT;
     """,
+    # 3: a key entry's alternatives (other names printed with it, JSON list) and note
+    # (printed text that is not a name), split from labels like "Aorta (cut)"
+    """
+    ALTER TABLE key_entries ADD COLUMN alternatives TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE key_entries ADD COLUMN note TEXT NOT NULL DEFAULT '';
+    """,
+    # 5: how the parser read an answer (repairs made, drafts skipped); NULL: read as sent
+    """
+    ALTER TABLE responses ADD COLUMN parse_notes TEXT;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
