@@ -1,12 +1,13 @@
 """Scan a whole book for labelled figures, so a curator accepts them instead of hunting.
 
-For each page the figure proposals (:func:`~labeler.pdf.figures.propose_figures`) are kept
-when they look labelled: short text lines around and inside the figure that the grouper reads
-as labels or marker letters (not headings, captions, page numbers or body text), and for vector
-figures the share of those labels with a leader line. A figure pasted as an image has its labels burned in and is
-reported as a raster candidate with no label count: reading it needs OCR, which a scan skips to
-stay fast (a 1,000-page book in minutes). The result is a list of :class:`Candidate` records
-that ``labeler add-items`` accepts in bulk and the GUI shows as a list to accept or reject.
+For each page the figure proposals (:func:`~labeler.pdf.figures.propose_figures`) are kept when
+they look labelled: short text lines around and inside the figure that the grouper reads as
+labels or marker letters (not headings, captions, page numbers or body text), and for vector
+figures the share of those labels with a leader line. A figure pasted as an image has its labels
+burned in and is reported as a raster candidate with no label count: reading it needs OCR, which
+a scan skips to stay fast (a 1,000-page book in minutes). The result is a list of
+:class:`Candidate` records that ``labeler add-items`` accepts in bulk and the GUI shows as a
+list to accept or reject.
 """
 
 from __future__ import annotations
