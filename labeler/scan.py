@@ -6,8 +6,7 @@ labels or marker letters (not headings, captions, page numbers or body text), an
 figures the share of those labels with a leader line. A figure pasted as an image has its labels
 burned in and is reported as a raster candidate with no label count: reading it needs OCR, which
 a scan skips to stay fast (a 1,000-page book in minutes). The result is a list of
-:class:`Candidate` records that ``labeler add-items`` accepts in bulk and the GUI shows as a
-list to accept or reject.
+:class:`Candidate` records that ``labeler add-items`` accepts in bulk.
 """
 
 from __future__ import annotations
