@@ -6,7 +6,8 @@ labels or marker letters (not headings, captions, page numbers or body text), an
 figures the share of those labels with a leader line. A figure pasted as an image has its labels
 burned in and is reported as a raster candidate with no label count: reading it needs OCR, which
 a scan skips to stay fast (a 1,000-page book in minutes). The result is a list of
-:class:`Candidate` records that ``labeler add-items`` accepts in bulk.
+:class:`Candidate` records that :func:`add_candidates` (``labeler add-items``, Curate's
+Scan document list) accepts in bulk.
 """
 
 from __future__ import annotations
@@ -109,6 +110,56 @@ def _share(inner: Box, outer: Box) -> float:
     h = min(inner[3], outer[3]) - max(inner[1], outer[1])
     area = (outer[2] - outer[0]) * (outer[3] - outer[1])
     return max(0.0, w) * max(0.0, h) / area if area > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of one candidate: ``item_id`` if added, else why not."""
+
+    candidate: Candidate
+    item_id: str | None
+    duplicate_of: str | None = None
+    error: str | None = None
+
+
+def add_candidates(
+    project: Any,
+    pdf: str | Path,
+    candidates: Iterable[Candidate],
+    *,
+    password: str | None = None,
+    on_each: Callable[[Outcome], None] | None = None,
+) -> list[Outcome]:
+    """Add each candidate as a draft item (its caption in the notes), one by one.
+
+    A figure that is already an item is skipped (and says which); a candidate that cannot be
+    erased is reported and the rest still go in. ``on_each`` sees every outcome as it happens.
+    """
+    from labeler.curation import add_item_from_document
+    from labeler.errors import DuplicateItem
+    from labeler.store import NewItem
+
+    outcomes = []
+    for candidate in candidates:
+        try:
+            item = add_item_from_document(
+                project,
+                pdf,
+                candidate.page,
+                candidate.clip,
+                item=NewItem(notes=candidate.caption or ""),
+                password=password,
+            )
+        except DuplicateItem as exc:
+            outcome = Outcome(candidate, None, duplicate_of=exc.existing_id)
+        except LabelerError as exc:
+            outcome = Outcome(candidate, None, error=str(exc))
+        else:
+            outcome = Outcome(candidate, item.id)
+        outcomes.append(outcome)
+        if on_each is not None:
+            on_each(outcome)
+    return outcomes
 
 
 def write_candidates(path: str | Path, source: str | Path, candidates: list[Candidate]) -> None:

@@ -90,36 +90,30 @@ def _scan(args: argparse.Namespace) -> int:
 
 
 def _add_items(args: argparse.Namespace) -> int:
-    from labeler.curation import add_item_from_document
-    from labeler.errors import DuplicateItem
-    from labeler.scan import read_candidates
-    from labeler.store import NewItem, Project
+    from labeler.scan import Outcome, add_candidates, read_candidates
+    from labeler.store import Project
 
     pdf, found = read_candidates(args.source)
     chosen = args.only or list(range(1, len(found) + 1))
     if any(n > len(found) for n in chosen):
         raise LabelerError(f"the scan has {len(found)} candidates; --only asked for {max(chosen)}")
-    added = skipped = failed = 0
+    number = {id(found[n - 1]): n for n in chosen}
+
+    def report(outcome: Outcome) -> None:
+        n, page = number[id(outcome.candidate)], outcome.candidate.page
+        if outcome.item_id:
+            print(f"{n:>4}. page {page}: item {outcome.item_id}")
+        elif outcome.duplicate_of:
+            print(f"{n:>4}. page {page}: already item {outcome.duplicate_of}, skipped")
+        else:
+            print(f"{n:>4}. page {page}: not added: {outcome.error}")
+
     with Project.open(args.dir) as project:
-        for n in chosen:
-            c = found[n - 1]
-            try:
-                item = add_item_from_document(
-                    project,
-                    pdf,
-                    c.page,
-                    c.clip,
-                    item=NewItem(notes=c.caption or ""),
-                    password=args.password,
-                )
-            except DuplicateItem as exc:
-                skipped += 1
-                print(f"{n:>4}. page {c.page}: already item {exc.existing_id}, skipped")
-            except LabelerError as exc:
-                failed += 1
-                print(f"{n:>4}. page {c.page}: not added: {exc}")
-            else:
-                added += 1
-                print(f"{n:>4}. page {c.page}: item {item.id} ({item.erase_method})")
+        outcomes = add_candidates(
+            project, pdf, [found[n - 1] for n in chosen], password=args.password, on_each=report
+        )
+    added = sum(1 for o in outcomes if o.item_id)
+    skipped = sum(1 for o in outcomes if o.duplicate_of)
+    failed = len(outcomes) - added - skipped
     print(f"{added} added, {skipped} already items, {failed} failed")
     return 1 if failed else 0
