@@ -137,9 +137,9 @@ def _build(
     private: bool,
 ) -> _Built:
     """Every file of the export, validated (ExportError on the first problem)."""
-    current = [c for c in cells if c.current]
-    results = result_rows(current, public)
-    items_out = item_rows(project, items, current, public)
+    counted = [c for c in cells if c.counts]  # labeler.results.answer_counts: the one rule
+    results = result_rows(counted, public)
+    items_out = item_rows(project, items, counted, public)
     files = _files(project, results, items_out)
     by_id = validate_items(items_out, project.id_prefix)
     validate_results(results, by_id)
