@@ -51,7 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def _run(args: argparse.Namespace) -> int:
     from labeler.errors import ConfigError, LabelerError
     from labeler.providers.config import baseline_model, load_models
-    from labeler.runs.runner import RetryPolicy, plan_run, run
+    from labeler.runs.runner import RETRYABLE, RetryPolicy, plan_run, run
     from labeler.store import Project
 
     if args.models:
@@ -103,7 +103,7 @@ def _run(args: argparse.Namespace) -> int:
     counts = ", ".join(f"{k} {v}" for k, v in summary.counts.items() if v)
     print(f"sent {summary.sent} of {summary.planned} calls: {counts or 'none'}")
     print(f"actual cost {_money(summary.cost_usd, unpriced)}")
-    failed = sum(summary.counts.get(s, 0) for s in ("api_error", "truncated", "empty"))
+    failed = sum(summary.counts.get(s, 0) for s in RETRYABLE)
     if failed:
         print(f"{failed} failed cells; re-send them with --retry-failed", file=sys.stderr)
     return 0

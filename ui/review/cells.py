@@ -18,6 +18,7 @@ from labeler.lexicon import Lexicon
 from labeler.prompts import CONDITIONS
 from labeler.results import is_stale, key_names, project_lexicon, score_cell
 from labeler.scoring import NameScore
+from labeler.status import ResponseStatus
 from labeler.store import Item, Project, Response
 from ui.review.style import FAILURE_STATUSES
 
@@ -116,7 +117,8 @@ class ReviewData:
     def has_parse_error(self, item_id: str) -> bool:
         """Some answer did not parse cleanly."""
         return any(
-            r.status == "parse_error" or (r.status == "ok" and not r.parse_ok)
+            r.status == ResponseStatus.PARSE_ERROR
+            or (r.status == ResponseStatus.OK and not r.parse_ok)
             for r in self._item_responses(item_id)
         )
 
