@@ -20,7 +20,7 @@ from PySide6.QtGui import QFont, QPainter, QPalette, QPolygon
 from PySide6.QtWidgets import QHeaderView, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from labeler.status import ResponseStatus
-from ui.review.cells import Column, ReviewData
+from ui.review.cells import Column, ReviewData, marker_text
 from ui.review.style import FAILURE_STATUSES, heat, tone
 
 CONDITION_LABELS = {"blind": "blind", "told": "told", "desc": "desc", "no-image": "no-img"}
@@ -116,13 +116,15 @@ class MatrixModel(QAbstractTableModel):
         assert score is not None
         parse = "" if response.parse_ok else " · did not parse"
         stale = (
-            "\nstale: answered for an older subject or image (not exported; a run re-sends it)"
+            "\nstale: answered for an older subject or image (not counted; a run re-sends it)"
             if self.data_source.stale(item_id, column)
             else ""
         )
+        markers = self.data_source.marker_score(item_id, column)
+        marker_line = f"\n{marker_text(markers)}" if markers is not None else ""
         return (
             f"{column.model} · {column.condition}\n"
-            f"F1 {score.f1:.2f}  P {score.precision:.2f}  R {score.recall:.2f}\n"
+            f"F1 {score.f1:.2f}  P {score.precision:.2f}  R {score.recall:.2f}{marker_line}\n"
             f"status {response.status}{parse}{stale}"
         )
 
