@@ -70,4 +70,5 @@ def test_report_on_a_project_refuses_lexicon_rescoring_and_empty_projects(tmp_pa
     lexicon = tmp_path / "lex.csv"
     lexicon.write_text("canonical,synonym,relation\naorta,main artery,same\n", encoding="utf-8")
     refused = run("report", str(folder), "--lexicon", str(lexicon))
-    assert refused.returncode == 2 and "--lexicon rescoring works on results.jsonl" in refused.stderr
+    assert refused.returncode == 2
+    assert "--lexicon rescoring works on results.jsonl" in refused.stderr
