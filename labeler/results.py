@@ -37,9 +37,9 @@ from __future__ import annotations
 
 import functools
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from labeler.lexicon import Lexicon
 from labeler.prompts import needs_image
@@ -204,11 +204,11 @@ def score_markers(labels: Labels, markers: dict[str, str], lexicon: Lexicon) -> 
     return found
 
 
-def answer_labels(response: Response) -> Labels:
+def answer_labels(labels: Sequence[Mapping[str, Any]]) -> Labels:
     """``(name, location_hint)`` of each named label of a response, in the model's order."""
     return tuple(
         (str(label.get("name", "")).strip(), label.get("location_hint"))
-        for label in response.labels
+        for label in labels
         if label.get("name")
     )
 
@@ -302,7 +302,11 @@ def _load_results(project: Project, item_ids: Iterable[str] | None) -> list[Scor
                 unsolved_core=f.unsolved_core,
                 recitable=f.recitable,
                 stale=stale,
-                markers=score_markers(a.labels, marked, lexicons[a.item_id]) if marked else None,
+                markers=(
+                    score_markers(answer_labels(a.labels), marked, lexicons[a.item_id])
+                    if marked
+                    else None
+                ),
             )
         )
     return cells
@@ -367,7 +371,7 @@ class _Answer:
     origin: str
     parse_ok: bool
     predicted_names: tuple[str, ...]
-    labels: Labels
+    labels: Sequence[Mapping[str, Any]]  # as stored; read only for items with markers
     asked_subject: str | None
     asked_image: str | None
 
@@ -401,7 +405,7 @@ def _latest_answers(project: Project, item_ids: Iterable[str]) -> list[_Answer]:
             r.origin,
             r.parse_ok,
             tuple(r.predicted_names),
-            answer_labels(r),
+            r.labels,
             r.asked_subject,
             r.asked_image,
         )

@@ -117,7 +117,7 @@ class ReviewData:
         response, markers = self.response(item_id, column), self.markers.get(item_id)
         if response is None or not markers:
             return None
-        return score_markers(answer_labels(response), markers, self.lexicon_for(item_id))
+        return score_markers(answer_labels(response.labels), markers, self.lexicon_for(item_id))
 
     # -- item filters -------------------------------------------------------
 
