@@ -101,16 +101,18 @@ class AnswersModel(QAbstractTableModel):
         """Rebuild for ``item_id`` (None clears the table)."""
         self.beginResetModel()
         self.item_id = item_id
-        self.columns = list(columns) if data and item_id else []
-        self._entries = [
-            entries_for(
-                data.score(item_id, c),  # type: ignore[arg-type]
-                data.response(item_id, c),  # type: ignore[arg-type]
-                data.marker_score(item_id, c),  # type: ignore[arg-type]
-                data.counts(item_id, c),  # type: ignore[arg-type]
-            )
-            for c in self.columns
-        ]
+        self.columns, self._entries = [], []
+        if data is not None and item_id is not None:
+            self.columns = list(columns)
+            self._entries = [
+                entries_for(
+                    data.score(item_id, c),
+                    data.response(item_id, c),
+                    data.marker_score(item_id, c),
+                    data.counts(item_id, c),
+                )
+                for c in self.columns
+            ]
         self.endResetModel()
 
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
