@@ -26,7 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "report",
         help="print the dataset card's results table from results.jsonl or a project",
         description="Mean F1 per model and condition, grounded contribution (told − no-image, "
-        "points) and recitation share (no-image ÷ told, %%), one row per model sorted by told, "
+        "points) and recitation share (no-image ÷ told, %), one row per model sorted by told, "
         "with how many items grounded and recited pair; marker accuracy (a project only: "
         "results.jsonl has no location hints); then the audits: decline rate, consensus names "
         "absent from the key, shuffled-key control. From a project folder it reports the answers "
