@@ -72,3 +72,10 @@ def test_report_on_a_project_refuses_lexicon_rescoring_and_empty_projects(tmp_pa
     refused = run("report", str(folder), "--lexicon", str(lexicon))
     assert refused.returncode == 2
     assert "--lexicon rescoring works on results.jsonl" in refused.stderr
+
+
+def test_report_help_reads_plainly():
+    done = run("report", "--help")
+    assert done.returncode == 0
+    assert "no-image ÷ told, %)" in done.stdout and "%%" not in done.stdout
+    assert "results.jsonl, or a project folder" in done.stdout
