@@ -11,6 +11,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("dir", help="the project folder to create")
     p.add_argument("--name", help="display name (default: the folder's name)")
     p.add_argument("--id-prefix", default="ITEM", help="prefix of public item IDs (PREFIX-N)")
+    p.add_argument(
+        "--no-starter-lexicon",
+        dest="starter_lexicon",
+        action="store_false",
+        help="start with an empty lexicon instead of the starter biology lexicon",
+    )
     p.set_defaults(func=_init)
 
     p = sub.add_parser("add-item", help="erase a figure region, harvest its key, store it")
@@ -35,10 +41,13 @@ def parse_clip(text: str) -> tuple[float, float, float, float]:
 
 
 def _init(args: argparse.Namespace) -> int:
-    from labeler.store import Project
+    from labeler.lexicon_project import create_project
 
-    with Project.create(args.dir, name=args.name, id_prefix=args.id_prefix) as project:
-        print(f"created project {project.name!r} in {project.folder}")
+    with create_project(
+        args.dir, name=args.name, id_prefix=args.id_prefix, starter=args.starter_lexicon
+    ) as project:
+        rows = len(project.lexicon.rows())
+        print(f"created project {project.name!r} in {project.folder} ({rows} lexicon rows)")
     return 0
 
 
@@ -46,7 +55,7 @@ def _add_item(args: argparse.Namespace) -> int:
     import json
 
     from labeler.curation import add_item_from_document, item_as_json
-    from labeler.store import Project
+    from labeler.store import NewItem, Project
 
     with Project.open(args.dir) as project:
         item = add_item_from_document(
@@ -54,10 +63,7 @@ def _add_item(args: argparse.Namespace) -> int:
             args.pdf,
             args.page,
             args.clip,
-            subject=args.subject,
-            tier=args.tier,
-            pattern=args.pattern,
-            dpi=args.dpi,
+            item=NewItem(subject=args.subject, tier=args.tier, pattern=args.pattern, dpi=args.dpi),
             password=args.password,
         )
         print(json.dumps(item_as_json(project, item), indent=2))

@@ -1,6 +1,9 @@
 """Box arithmetic shared by harvest, erasure and figure proposals.
 
-Boxes are ``(x0, y0, x1, y1)`` tuples, in points or pixels alike.
+Boxes are ``(x0, y0, x1, y1)`` tuples. Two types say which unit a box is in, because
+mixing them is a silent factor-of-zoom bug: :data:`Box` is in PDF points of the page
+(top-left origin, what items, keys and edits store) and :data:`PixelBox` in the pixels of
+a rendered image. The arithmetic below works on either.
 """
 
 from __future__ import annotations
@@ -8,7 +11,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 
-Box = tuple[float, float, float, float]
+Box = tuple[float, float, float, float]  # PDF points, top-left origin
+PixelBox = tuple[int, int, int, int]  # pixels of a rendered image
 Point = tuple[float, float]
 
 

@@ -19,8 +19,8 @@ from labeler.lexicon import Lexicon
 from labeler.prompts import CONDITIONS
 from labeler.providers.config import baseline_model
 from labeler.results import counted_results, project_lexicon, results_frame
-from labeler.runs.runner import run
-from labeler.store import KeyEntry, Project
+from labeler.runs.runner import RunRequest, run
+from labeler.store import KeyEntry, NewItem, Project
 
 # Six textbook figures; the cell diagrams share generic parts, as real ones do.
 CORPUS = {
@@ -57,9 +57,9 @@ def baseline_frame(tmp_path_factory):
     with Project.create(folder, name="shuffle") as project:
         for subject, names in CORPUS.items():
             project.items.add(
-                subject=subject, question_png=blank_png(), key=[KeyEntry(n) for n in names]
+                NewItem(subject=subject, question_png=blank_png(), key=[KeyEntry(n) for n in names])
             )
-        summary = run(project, [baseline_model()], CONDITIONS)
+        summary = run(project, RunRequest([baseline_model()], CONDITIONS))
         assert summary.sent == len(CORPUS) * len(CONDITIONS)
         frame = results_frame(counted_results(project))
         lexicon = project_lexicon(project)

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from labeler.status import ResponseStatus
-from labeler.store import KeyEntry, NewResponse, Project
+from labeler.store import KeyEntry, NewItem, NewResponse, Project
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -39,8 +39,8 @@ def test_report_on_a_project_counts_like_the_export_and_scores_markers(tmp_path)
     folder = tmp_path / "p"
     with Project.create(folder) as project:
         key = [KeyEntry("aorta", marker="A"), KeyEntry("left atrium", marker="B")]
-        project.items.add(item_id="lettered", subject="heart", key=key)
-        project.items.add(item_id="plain", subject="lung", key=[KeyEntry("trachea")])
+        project.items.add(NewItem(item_id="lettered", subject="heart", key=key))
+        project.items.add(NewItem(item_id="plain", subject="lung", key=[KeyEntry("trachea")]))
         record = project.responses.record
         record(labelled("lettered", "told", [("aorta", "at A"), ("left atrium", "at A")]))
         record(labelled("lettered", "no-image", [("aorta", "")]))

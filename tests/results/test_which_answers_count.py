@@ -17,7 +17,7 @@ import pytest
 from labeler.export.exporter import export_project
 from labeler.results import answer_counts, counted_results, load_results
 from labeler.status import ResponseStatus
-from labeler.store import KeyEntry, NewResponse, Project
+from labeler.store import KeyEntry, NewItem, NewResponse, Project
 
 ROOT = Path(__file__).resolve().parents[2]
 KEY = [KeyEntry("aorta"), KeyEntry("left atrium")]
@@ -38,7 +38,7 @@ def answer(item_id, model, condition, names, status=ResponseStatus.OK, n=0) -> N
 @pytest.fixture
 def project(tmp_path):
     with Project.create(tmp_path / "p", name="count", id_prefix="CNT") as p:
-        p.items.add(item_id="heart", subject="the heart", key=KEY)
+        p.items.add(NewItem(item_id="heart", subject="the heart", key=KEY))
         yield p
 
 
@@ -79,7 +79,7 @@ def test_only_the_latest_current_answer_counts_and_a_rerun_counts_again(project)
 
 
 def test_the_export_publishes_exactly_the_counted_cells(project, tmp_path):
-    project.items.add(item_id="lung", subject="the lung", key=[KeyEntry("trachea")])
+    project.items.add(NewItem(item_id="lung", subject="the lung", key=[KeyEntry("trachea")]))
     record = project.responses.record
     record(answer("heart", "m/a", "told", ["aorta"]))
     record(answer("heart", "m/a", "no-image", [], ResponseStatus.REFUSED))
@@ -96,9 +96,15 @@ def test_the_export_publishes_exactly_the_counted_cells(project, tmp_path):
 
 def test_marker_accuracy_is_scored_for_items_with_markers(project):
     project.items.add(
-        item_id="marked",
-        subject="heart, lettered",
-        key=[KeyEntry("aorta", marker="A"), KeyEntry("left atrium", marker="B"), KeyEntry("vein")],
+        NewItem(
+            item_id="marked",
+            subject="heart, lettered",
+            key=[
+                KeyEntry("aorta", marker="A"),
+                KeyEntry("left atrium", marker="B"),
+                KeyEntry("vein"),
+            ],
+        )
     )
     labels = [
         {"name": "aorta", "location_hint": "at A"},

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from labeler.status import ResponseStatus
-from labeler.store import NewResponse, Project
+from labeler.store import NewItem, NewResponse, Project
 from labeler.store.public_ids import format_public_id
 
 
 def test_numbers_are_stored_read_replaced_and_owned(tmp_path):
     with Project.create(tmp_path / "p", id_prefix="abc") as project:
         for item_id in ("x", "y"):
-            project.items.add(item_id=item_id, subject=item_id)
+            project.items.add(NewItem(item_id=item_id, subject=item_id))
         table = project.public_ids
         assert table.numbers() == {} and table.owner(1) is None
         table.add({"x": 1, "y": 2})
@@ -25,7 +25,7 @@ def test_numbers_are_stored_read_replaced_and_owned(tmp_path):
 
 def test_latest_ids_name_each_cells_newest_response(tmp_path):
     with Project.create(tmp_path / "p") as project:
-        project.items.add(item_id="i", subject="s")
+        project.items.add(NewItem(item_id="i", subject="s"))
         ids = [
             project.responses.record(NewResponse("i", model, "told", f"h{n}", ResponseStatus.OK))
             for n, model in enumerate(("m/a", "m/a", "m/b"))

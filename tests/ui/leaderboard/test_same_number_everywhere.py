@@ -16,34 +16,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QSettings
 
 from labeler.export.exporter import export_project
-from labeler.store import KeyEntry, NewResponse, Project
-from ui import errors, workers
+from labeler.store import KeyEntry, NewItem, NewResponse, Project
 from ui.curate.items_panel import ItemsPanel
 from ui.leaderboard.compute import compute
 from ui.leaderboard.view import LeaderboardView
-from ui.session import Session
 
 ROOT = Path(__file__).resolve().parents[3]
 MODEL = "lab/vision"
-
-
-@pytest.fixture(autouse=True)
-def quiet_gui(tmp_path, qapp):
-    errors.set_interactive(False)
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "qs"))
-    yield
-    errors.set_interactive(True)
-
-
-@pytest.fixture
-def session(qtbot):
-    s = Session()
-    yield s
-    qtbot.waitUntil(lambda: not workers.busy(), timeout=20_000)
-    s.close()
 
 
 def told(item_id: str, names: list[str], status: str = "ok") -> NewResponse:
@@ -66,8 +47,8 @@ def edited_project(folder: Path) -> None:
     under no-image must not count either."""
     with Project.create(folder, name="hearts", id_prefix="HRT") as project:
         key = [KeyEntry("aorta"), KeyEntry("pulmonary vein")]
-        project.items.add(item_id="heart-a", subject="the heart", key=key)
-        project.items.add(item_id="heart-b", subject="heart valves", key=key)
+        project.items.add(NewItem(item_id="heart-a", subject="the heart", key=key))
+        project.items.add(NewItem(item_id="heart-b", subject="heart valves", key=key))
         project.responses.record(told("heart-a", ["aorta", "pulmonary vein"]))
         project.responses.record(told("heart-b", ["aorta"]))
         failed = told("heart-b", [], status="api_error")

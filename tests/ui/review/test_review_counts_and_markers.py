@@ -3,31 +3,21 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import Qt
 
 from labeler.status import ResponseStatus
-from labeler.store import KeyEntry, NewResponse, Project
-from ui import errors, workers
+from labeler.store import KeyEntry, NewItem, NewResponse, Project
 from ui.review.answers import summary_status
 from ui.review.cells import Column
 from ui.review.view import ReviewView
-from ui.session import Session
-
-
-@pytest.fixture(autouse=True)
-def quiet_gui(tmp_path, qapp):
-    errors.set_interactive(False)
-    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(tmp_path / "qs"))
-    yield
-    errors.set_interactive(True)
 
 
 @pytest.fixture
-def view(tmp_path, qtbot):
+def view(tmp_path, qtbot, session):
     folder = tmp_path / "p"
     with Project.create(folder) as project:
         key = [KeyEntry("aorta", marker="A"), KeyEntry("left atrium", marker="B")]
-        project.items.add(item_id="heart", subject="heart", key=key)
+        project.items.add(NewItem(item_id="heart", subject="heart", key=key))
         labels = [
             {"name": "aorta", "location_hint": "at A, top centre"},
             {"name": "right atrium", "location_hint": "at B"},
@@ -50,16 +40,13 @@ def view(tmp_path, qtbot):
                 "heart", "m/a", "told", "h3", ResponseStatus.OK, labels=labels, parse_ok=True
             )
         )
-    session = Session()
     session.open(folder)
     widget = ReviewView(session)
     qtbot.addWidget(widget)
     widget.resize(1280, 800)
     widget.show()
     qtbot.waitExposed(widget)
-    yield widget
-    qtbot.waitUntil(lambda: not workers.busy(), timeout=20_000)
-    session.close()
+    return widget
 
 
 def summary(view: ReviewView, column: Column):
