@@ -10,6 +10,7 @@ the CLI and the GUI can never disagree about what an edit means.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -17,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from labeler.erase.edits import EraseEdits
-from labeler.errors import LabelerError
+from labeler.errors import DuplicateItem, LabelerError
 from labeler.store import Item, KeyEntry, NewItem, Project
 from labeler.store.items import check_marker, clean_alternatives
 
@@ -35,8 +36,15 @@ def add_item_from_document(
     password: str | None = None,
     edits: EraseEdits | None = None,
     marker_names: Mapping[str, str] | None = None,
+    allow_duplicate: bool = False,
 ) -> Item:
     """Erase and harvest ``clip`` of ``page`` (1-based) and store it as a draft item.
+
+    Without a ``clip`` the region is the page's best proposed figure
+    (:func:`~labeler.pdf.figures.propose_figures`, what the GUI offers first), or the whole
+    page when nothing on it looks like a figure (a scan, a lone image). A figure that is already
+    an item — same document bytes, same page, a region overlapping it by 90 % or more — raises
+    :class:`~labeler.errors.DuplicateItem` naming that item, unless ``allow_duplicate``.
 
     ``item`` holds what the curator gives (subject, tier, pattern, dpi, status, notes, key);
     the source, page, clip, images and edits come from the document and the erasure.
@@ -54,6 +62,10 @@ def add_item_from_document(
     edits = edits or EraseEdits()
     doc = open_document(path, password=password)
     try:
+        if clip is None:
+            clip = default_clip(doc, page)
+        if not allow_duplicate:
+            _refuse_duplicate(project, path, page, clip or tuple(doc[page - 1].rect))
         result = erase_figure(doc, page=page, clip=clip, dpi=item.dpi, edits=edits)
         page_count = doc.page_count
     finally:
@@ -79,6 +91,36 @@ def add_item_from_document(
                 key=key,
             )
         )
+
+
+def default_clip(doc: Any, page: int) -> Box | None:
+    """The best proposed figure region of a PDF page, or ``None`` (the whole page)."""
+    from labeler.pdf.figures import propose_figures
+
+    if not doc.is_pdf:
+        return None  # an image or SVG is the figure
+    candidates = propose_figures(doc, page)
+    return tuple(candidates[0].clip) if candidates else None
+
+
+#: Regions overlapping this much (intersection over union) are the same figure.
+DUPLICATE_OVERLAP = 0.9
+
+
+def _refuse_duplicate(project: Project, path: Path, page: int, region: Box) -> None:
+    from labeler.pdf.geometry import overlap_share
+
+    source = project.sources.find(hashlib.sha256(path.read_bytes()).hexdigest())
+    if source is None:
+        return
+    for other in project.items.on_page(source.id, page):
+        if other.clip and overlap_share(other.clip, region) >= DUPLICATE_OVERLAP:
+            raise DuplicateItem(
+                f"this figure is already item {other.id} (page {page} of {path.name}, the same "
+                "region); open that item to change it, or add it again on purpose with "
+                "--allow-duplicate",
+                other.id,
+            )
 
 
 def reerase_item(

@@ -23,12 +23,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("dir", help="the project folder")
     p.add_argument("--pdf", required=True, help="source document (PDF, SVG, PNG or JPEG)")
     p.add_argument("--page", type=int, required=True, help="page number, 1-based")
-    p.add_argument("--clip", type=parse_clip, help="X0,Y0,X1,Y1 in PDF points (default: page)")
+    p.add_argument(
+        "--clip",
+        type=parse_clip,
+        help="X0,Y0,X1,Y1 in PDF points (default: the page's best proposed figure region)",
+    )
     p.add_argument("--subject", default="", help="short factual description of the diagram")
     p.add_argument("--tier", default="extended", choices=("core", "extended"))
     p.add_argument("--pattern", choices=("A", "B", "C"), help="default: C with markers, else B")
     p.add_argument("--dpi", type=int, default=200, help="render resolution (default 200)")
     p.add_argument("--password", help="password of an encrypted PDF")
+    p.add_argument(
+        "--allow-duplicate",
+        action="store_true",
+        help="add the figure even if the same page region is already an item",
+    )
     p.set_defaults(func=_add_item)
 
 
@@ -65,6 +74,7 @@ def _add_item(args: argparse.Namespace) -> int:
             args.clip,
             item=NewItem(subject=args.subject, tier=args.tier, pattern=args.pattern, dpi=args.dpi),
             password=args.password,
+            allow_duplicate=args.allow_duplicate,
         )
         print(json.dumps(item_as_json(project, item), indent=2))
     return 0

@@ -49,6 +49,17 @@ def overlaps(a: Sequence[float], b: Sequence[float]) -> bool:
     return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
 
 
+def overlap_share(a: Sequence[float], b: Sequence[float]) -> float:
+    """Intersection over union of two boxes (0 when they do not overlap, 1 when equal)."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    inter = w * h
+    area = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / area if area > 0 else 0.0
+
+
 def grown(box: Sequence[float], by: float) -> Box:
     return (box[0] - by, box[1] - by, box[2] + by, box[3] + by)
 

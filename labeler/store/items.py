@@ -57,6 +57,11 @@ class SourceTable:
             raise LabelerError(f"no source with id {source_id}")
         return _source(row)
 
+    def find(self, sha256: str) -> Source | None:
+        """The source holding exactly these bytes, if the project has it."""
+        row = self.db.execute("SELECT * FROM sources WHERE sha256 = ?", (sha256,)).fetchone()
+        return _source(row) if row is not None else None
+
     def all(self) -> list[Source]:
         """Every source, oldest first."""
         return [_source(r) for r in self.db.execute("SELECT * FROM sources ORDER BY id")]
@@ -139,6 +144,13 @@ class ItemTable:
             sql += " AND (subject LIKE ? OR notes LIKE ? OR id LIKE ?)"
             args += [f"%{search}%"] * 3
         return [_item(r) for r in self.db.execute(sql + " ORDER BY rowid", args)]
+
+    def on_page(self, source_id: int, page: int) -> builtins.list[Item]:
+        """Items cut from one page of one source, in creation order."""
+        rows = self.db.execute(
+            "SELECT * FROM items WHERE source_id = ? AND page = ? ORDER BY rowid", (source_id, page)
+        )
+        return [_item(r) for r in rows]
 
     def update(self, item_id: str, **fields: str) -> Item:
         """Change editable fields (subject, tier, pattern, status, notes)."""
