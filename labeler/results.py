@@ -107,9 +107,6 @@ class ScoredCell:
         """Whether this answer counts (:func:`answer_counts`): what views, report and export use."""
         return answer_counts(self.status, self.stale)
 
-    #: The older name of :attr:`counts` (``labeler.suggestions`` reads it).
-    current = counts
-
     @property
     def marker_accuracy(self) -> float | None:
         """Share (0–1) of the key's named markers given the right name; None without markers."""
