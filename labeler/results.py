@@ -36,6 +36,7 @@ cell (:attr:`ScoredCell.markers`), scored from each label's name and
 from __future__ import annotations
 
 import functools
+import operator
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -357,12 +358,16 @@ def results_frame(cells: Sequence[ScoredCell]) -> pd.DataFrame:
     """The cells as a DataFrame with :data:`FRAME_COLUMNS` (``score`` holds the NameScore)."""
     import pandas as pd
 
-    data = {column: [_frame_value(getattr(c, column)) for c in cells] for column in FRAME_COLUMNS}
+    data = {}
+    for column in FRAME_COLUMNS:
+        get = operator.attrgetter(column)
+        values = [get(c) for c in cells]
+        data[column] = [list(v) for v in values] if column in _LIST_COLUMNS else values
     return pd.DataFrame(data, columns=list(FRAME_COLUMNS))
 
 
-def _frame_value(value):
-    return list(value) if isinstance(value, tuple) else value
+#: The frame's columns that hold name lists (tuples on the cell, lists in the frame).
+_LIST_COLUMNS = frozenset({"predicted_names", "key_names"})
 
 
 @dataclass(frozen=True, slots=True)
