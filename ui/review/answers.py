@@ -36,6 +36,7 @@ class Entry:
     key: str = ""  # the key name a prediction matched
     how: str = ""  # exact | normalized | plural | synonym | fuzzy
     score: NameScore | None = None
+    rule: str = ""  # the expert rules that made the match, e.g. "prefix B: dropped"
     response: Response | None = None
     hint: str = ""  # the model's location_hint for a predicted name
     markers: MarkerScore | None = None  # summary: marker accuracy, items with markers
@@ -54,7 +55,8 @@ def entries_for(
         return out
     hints = location_hints(response)
     out += [
-        Entry("matched", m.pred, m.key, m.how, hint=hints.get(m.pred, "")) for m in score.matches
+        Entry("matched", m.pred, m.key, m.how, rule=m.rule, hint=hints.get(m.pred, ""))
+        for m in score.matches
     ]
     out += [Entry("extra", name, hint=hints.get(name, "")) for name in score.unmatched_pred]
     out += [Entry("missed", name) for name in score.missed_key]
@@ -159,7 +161,8 @@ class AnswersModel(QAbstractTableModel):
 def _tooltip(entry: Entry) -> str:
     where = f"\nlocation hint: {entry.hint}" if entry.hint else ""
     if entry.kind == "matched":
-        return f"“{entry.text}” matched key name “{entry.key}” ({entry.how}){where}"
+        why = f"{entry.how}: {entry.rule}" if entry.rule else entry.how
+        return f"“{entry.text}” matched key name “{entry.key}” ({why}){where}"
     if entry.kind == "extra":
         return f"“{entry.text}” is not in the key — click to promote it or mark it distinct{where}"
     if entry.kind == "missed":
