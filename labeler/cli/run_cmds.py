@@ -53,6 +53,7 @@ def _run(args: argparse.Namespace) -> int:
     from labeler.providers.config import baseline_model, load_models
     from labeler.runs.runner import (
         DEFAULT_CONCURRENCY,
+        RETRYABLE,
         RetryPolicy,
         RunOptions,
         RunRequest,
@@ -106,7 +107,7 @@ def _run(args: argparse.Namespace) -> int:
     counts = ", ".join(f"{k} {v}" for k, v in summary.counts.items() if v)
     print(f"sent {summary.sent} of {summary.planned} calls: {counts or 'none'}")
     print(f"actual cost {_money(summary.cost_usd, unpriced)}")
-    failed = sum(summary.counts.get(s, 0) for s in ("api_error", "truncated", "empty"))
+    failed = sum(summary.counts.get(s, 0) for s in RETRYABLE)
     if failed:
         print(f"{failed} failed cells; re-send them with --retry-failed", file=sys.stderr)
     return 0

@@ -137,9 +137,9 @@ def _build(
     private: bool,
 ) -> _Built:
     """Every file of the export, validated (ExportError on the first problem)."""
-    current = [c for c in cells if c.current]
-    results = result_rows(current, public)
-    items_out = item_rows(project, items, current, public)
+    counted = [c for c in cells if c.counts]  # labeler.results.answer_counts: the one rule
+    results = result_rows(counted, public)
+    items_out = item_rows(project, items, counted, public)
     files = _files(project, results, items_out)
     by_id = validate_items(items_out, project.id_prefix)
     validate_results(results, by_id)
@@ -210,7 +210,7 @@ def _provenance(project: Project, items: list[Item], public: dict[str, str]) -> 
     sources = {s.id: s for s in project.sources.all()}
     rows = []
     for item in items:
-        source = sources.get(item.source_id)
+        source = sources.get(item.source_id) if item.source_id is not None else None
         rows.append(
             {
                 "item_id": public[item.id],
@@ -227,11 +227,12 @@ def _provenance(project: Project, items: list[Item], public: dict[str, str]) -> 
 
 def report_lines(report: ExportReport) -> list[str]:
     """Human-readable summary of an export, or of a check (``folder`` None: nothing written)."""
-    written = report.folder is not None
+    folder = report.folder
+    written = folder is not None
     counts = f"{report.n_items} items, {report.n_rows} rows, {report.n_models} models"
     lines = [f"exported {counts}" if written else f"valid: {counts} (nothing written yet)"]
     lines += [
-        f"  {report.folder / name if written else name}"
+        f"  {folder / name if folder is not None else name}"
         f"  ({count} {'bytes' if name == CARD_FILE else 'rows'})"
         for name, count in report.files.items()
     ]

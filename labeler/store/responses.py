@@ -89,6 +89,17 @@ class ResponseTable:
         sql, args = _filters(sql, "r.", item_ids, models, conditions)
         return [_response(row) for row in self.db.execute(sql + " ORDER BY r.id", args)]
 
+    def latest_ids(self) -> list[tuple[int, str]]:
+        """``(response id, item id)`` of every cell's latest response: one cheap grouping query.
+
+        Responses never change once stored, so a caller that keeps answers by id
+        (:mod:`labeler.results`) reads only the ids it has not seen.
+        """
+        rows = self.db.execute(
+            "SELECT MAX(id), item_id FROM responses GROUP BY item_id, model, condition"
+        )
+        return [(row[0], row[1]) for row in rows]
+
     def history(self, item_id: str, model: str, condition: str) -> list[Response]:
         """Every response ever stored for one cell, oldest first."""
         rows = self.db.execute(
