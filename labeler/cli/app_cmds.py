@@ -13,7 +13,7 @@ from pathlib import Path
 VIEW_NAMES = ("curate", "review", "leaderboard", "lexicon", "run")
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``gui`` and ``demo``."""
     p = sub.add_parser("gui", help="open the desktop application")
     p.add_argument("dir", nargs="?", help="project folder to open")
