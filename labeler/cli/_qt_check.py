@@ -51,8 +51,12 @@ DEBIAN_PACKAGES: Mapping[str, str] = {
 }
 
 
+_NO_WINDOW = "Screenshots need no window: gui --screenshot PATH, demo --screenshot-dir DIR"
+
+
 def check_window_platform(screenshot: bool, env: Mapping[str, str] | None = None) -> None:
-    """Raise :class:`DisplayError` if Qt will use xcb and its plugin cannot be loaded.
+    """Raise :class:`DisplayError` if Qt will use xcb and cannot: its plugin's libraries are
+    missing, or there is no X display (``DISPLAY`` unset), which Qt also answers by aborting.
 
     ``screenshot``: the window is only drawn to a file, which ``ui.app.run_app`` does offscreen
     unless ``QT_QPA_PLATFORM`` says otherwise. Nothing is checked off Linux, for other
@@ -64,6 +68,11 @@ def check_window_platform(screenshot: bool, env: Mapping[str, str] | None = None
     plugin = xcb_plugin()
     if plugin is not None:
         check_plugin(plugin)
+    if not env.get("DISPLAY"):
+        raise DisplayError(
+            "Qt cannot open a window: there is no X display (DISPLAY is not set); run Labeler "
+            f"in a desktop session or over ssh -X. {_NO_WINDOW}"
+        )
 
 
 def check_plugin(plugin: Path) -> None:
@@ -121,6 +130,5 @@ def missing_message(missing: list[str]) -> str:
     other = f"; install the packages providing {', '.join(unknown)}" if unknown else ""
     return (
         f"Qt cannot open a window: system libraries its xcb platform plugin needs are missing "
-        f"({', '.join(missing)}){install}{other} (README: 'Qt's system libraries'). "
-        "Screenshots need no window: gui --screenshot PATH, demo --screenshot-dir DIR"
+        f"({', '.join(missing)}){install}{other} (README: 'Qt's system libraries'). {_NO_WINDOW}"
     )

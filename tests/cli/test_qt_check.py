@@ -59,8 +59,13 @@ def test_ldd_names_the_missing_library_and_only_unloadable_ones(fake_pyside):
             ctypes.CDLL(name)
 
 
-def _cli(fake_root: Path, *argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if k not in ("QT_QPA_PLATFORM", "WAYLAND_DISPLAY")}
+def _cli(
+    fake_root: Path, *argv: str, cwd: Path, drop: tuple[str, ...] = ()
+) -> subprocess.CompletedProcess[str]:
+    gone = ("QT_QPA_PLATFORM", "WAYLAND_DISPLAY", *drop)
+    env = {k: v for k, v in os.environ.items() if k not in gone}
+    if "DISPLAY" not in drop:
+        env.setdefault("DISPLAY", ":0")  # a display is named; the libraries are what is missing
     env["PYTHONPATH"] = str(fake_root)  # found before site-packages: the fake PySide6 wins
     return subprocess.run(
         [sys.executable, "-m", "labeler", *argv],
@@ -81,6 +86,21 @@ def test_gui_and_demo_print_one_message_listing_the_libraries(fake_pyside, tmp_p
     assert lines[0].startswith("labeler: error: Qt cannot open a window: system libraries")
     assert ABSENT in lines[0] and "--screenshot" in lines[0]
     assert not (tmp_path / "demo").exists()  # checked before the demo project is built
+
+
+def test_without_an_x_display_gui_says_so_instead_of_aborting(tmp_path):
+    """A "plugin" whose libraries all resolve (the Python interpreter stands in), no ``DISPLAY``."""
+    package = tmp_path / "site" / "PySide6"
+    (package / "Qt" / "plugins" / "platforms").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    plugin = package / "Qt" / "plugins" / "platforms" / "libqxcb.so"
+    plugin.write_bytes(Path(sys.executable).resolve().read_bytes())
+    assert missing_libraries(plugin) == []
+    done = _cli(tmp_path / "site", "gui", cwd=tmp_path, drop=("DISPLAY",))
+    assert done.returncode == 2, done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith("labeler: error: Qt cannot open a window: there is no X display")
+    assert "--screenshot" in line
 
 
 def test_the_plugin_check_raises_one_error_naming_the_library(fake_pyside):
