@@ -9,9 +9,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
+
+from labeler.cli._args import positive_int
+
+if TYPE_CHECKING:
+    from labeler.runs.runner import RunProgress
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``labeler run``."""
     p = sub.add_parser("run", help="send items to models under the four conditions")
     p.add_argument("dir", help="the project folder")
@@ -30,7 +36,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--items", nargs="+", metavar="ID", help="run only these item ids")
     p.add_argument(
-        "--concurrency", type=int, metavar="N", help="calls in flight per provider (default 4)"
+        "--concurrency",
+        type=positive_int,
+        metavar="N",
+        help="calls in flight per provider (default 4)",
     )
     p.add_argument(
         "--retry-failed",
@@ -49,7 +58,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from labeler.errors import ConfigError, LabelerError
+    from labeler.errors import ConfigError
     from labeler.providers.config import baseline_model, load_models
     from labeler.runs.runner import (
         DEFAULT_CONCURRENCY,
@@ -69,8 +78,6 @@ def _run(args: argparse.Namespace) -> int:
     else:
         models = [baseline_model()]
     conditions = [c.strip() for c in args.conditions.split(",") if c.strip()]
-    if args.concurrency is not None and args.concurrency < 1:
-        raise LabelerError("--concurrency must be at least 1")
     with Project.open(args.dir) as project:
         request = RunRequest(models, conditions, args.items, args.retry_failed)
         plan = plan_run(project, request)
@@ -128,7 +135,7 @@ class _ProgressLine:
         self.tty = sys.stderr.isatty()
         self.step = max(1, total // 20)
 
-    def __call__(self, progress) -> None:
+    def __call__(self, progress: RunProgress) -> None:
         if not self.tty and progress.done % self.step and progress.done != self.total:
             return
         filled = int(30 * progress.done / self.total)

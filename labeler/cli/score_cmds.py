@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``score`` and ``report`` sub-commands."""
     score = subparsers.add_parser(
         "score",
@@ -53,7 +54,7 @@ def _add_rules(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _load(args: argparse.Namespace) -> list[dict]:
+def _load(args: argparse.Namespace) -> list[dict[str, Any]]:
     from labeler.lexicon import Lexicon
     from labeler.scoring.rescore import read_item_lexicons, read_results, rescore_rows
     from labeler.scoring.rules import DEFAULT_RULES
