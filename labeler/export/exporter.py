@@ -32,6 +32,7 @@ from labeler.export.validate import check_no_leaks, validate_items, validate_res
 from labeler.export.writer import write_export
 from labeler.results import ScoredCell, load_results
 from labeler.store import Item, Project
+from labeler.text.counted import counted
 
 MIN_TITLE_LEN = 12
 MIN_ID_LEN = 8
@@ -229,7 +230,10 @@ def report_lines(report: ExportReport) -> list[str]:
     """Human-readable summary of an export, or of a check (``folder`` None: nothing written)."""
     folder = report.folder
     written = folder is not None
-    counts = f"{report.n_items} items, {report.n_rows} rows, {report.n_models} models"
+    counts = (
+        f"{counted(report.n_items, 'item')}, {counted(report.n_rows, 'row')}, "
+        f"{counted(report.n_models, 'model')}"
+    )
     lines = [f"exported {counts}" if written else f"valid: {counts} (nothing written yet)"]
     lines += [
         f"  {folder / name if folder is not None else name}"
