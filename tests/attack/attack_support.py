@@ -1,0 +1,31 @@
+"""Helpers for the attack suite: run the real CLI as a user would, and judge its output."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def cli(*args: str, env: dict[str, str] | None = None, timeout: float = 60) -> tuple[int, str]:
+    """Run ``python -m labeler ARGS`` in a subprocess; (exit code, stdout + stderr)."""
+    out = subprocess.run(
+        [sys.executable, "-m", "labeler", *args],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})},
+        timeout=timeout,
+    )
+    return out.returncode, out.stdout + out.stderr
+
+
+def assert_clear_error(code: int, output: str, *needles: str) -> None:
+    """A user error: exit 2, one ``labeler: error:`` line naming the needles, no traceback."""
+    assert code == 2, output
+    assert "Traceback" not in output, output
+    assert "labeler: error:" in output, output
+    for needle in needles:
+        assert needle in output, (needle, output)
