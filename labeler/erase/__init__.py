@@ -59,5 +59,7 @@ def erase_figure(
     erased (white on white paper, inpainted on colour), with no line protection.
     """
     from labeler.erase.pipeline import erase
+    from labeler.pdf.limits import mupdf_errors
 
-    return erase(doc, page, clip, dpi, keep, extra_boxes, removed_boxes, mask_strokes)
+    with mupdf_errors(doc.name or "the document", f"erasing page {page}"):
+        return erase(doc, page, clip, dpi, keep, extra_boxes, removed_boxes, mask_strokes)
