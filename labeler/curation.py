@@ -55,6 +55,7 @@ def add_item_from_document(
     try:
         result = erase_figure(doc, page=page, clip=clip, dpi=dpi, **_edit_kwargs(edits))
         page_count = doc.page_count
+        warnings = _damage(doc, page, result)
     finally:
         doc.close()
     if key is None:
@@ -65,7 +66,9 @@ def add_item_from_document(
         source = project.sources.add(
             path, kind=IMAGE_KINDS.get(path.suffix.lower(), "pdf"), page_count=page_count
         )
-        return project.items.add(
+        if warnings[0] != source.warning:
+            project.sources.set_warning(source.id, warnings[0])
+        item = project.items.add(
             source_id=source.id,
             page=page,
             clip=tuple(result.clip),
@@ -80,6 +83,7 @@ def add_item_from_document(
             erase_edits=_edits_json(edits),
             key=key,
         )
+        return project.items.set_warning(item.id, warnings[1]) if warnings[1] else item
 
 
 def reerase_item(
@@ -102,6 +106,7 @@ def reerase_item(
         result = erase_figure(
             doc, page=item.page, clip=item.clip, dpi=item.dpi, **_edit_kwargs(edits)
         )
+        warning = _damage(doc, item.page, result)[1]
     finally:
         doc.close()
     item = project.items.set_images(
@@ -112,7 +117,18 @@ def reerase_item(
         erase_method=result.method,
         erase_edits=_edits_json(edits),
     )
+    if warning != item.warning:
+        item = project.items.set_warning(item_id, warning)
     return item, key_from_labels(result.labels, {})
+
+
+def _damage(doc: Any, page: int, result: Any) -> tuple[str, str]:
+    """(source warning, item warning): damage MuPDF survived silently (labeler/pdf/damage.py)."""
+    from labeler.pdf.damage import item_warning, source_warning
+    from labeler.pdf.limits import mupdf_errors
+
+    with mupdf_errors(doc.name or "the document", f"checking page {page} for damage"):
+        return source_warning(doc), item_warning(doc[page - 1], result.answer_png)
 
 
 def key_from_labels(labels: Sequence[Any], marker_names: Mapping[str, str]) -> list[KeyEntry]:
@@ -132,6 +148,12 @@ def key_from_labels(labels: Sequence[Any], marker_names: Mapping[str, str]) -> l
     return key
 
 
+def item_warnings(project: Project, item: Item) -> list[str]:
+    """What is damaged in the item's source and figure (empty for a clean item)."""
+    source = project.sources.get(item.source_id) if item.source_id is not None else None
+    return [w for w in (source.warning if source else "", item.warning) if w]
+
+
 def item_as_json(project: Project, item: Item) -> dict[str, Any]:
     """The item with its key as plain JSON (what ``add-item`` prints)."""
     return {
@@ -143,6 +165,7 @@ def item_as_json(project: Project, item: Item) -> dict[str, Any]:
         "pattern": item.pattern,
         "status": item.status,
         "erase_method": item.erase_method,
+        "warnings": item_warnings(project, item),
         "question": str(project.assets.path(item.question_asset)) if item.question_asset else None,
         "answer": str(project.assets.path(item.answer_asset)) if item.answer_asset else None,
         "key": [

@@ -44,8 +44,9 @@ def _init(args: argparse.Namespace) -> int:
 
 def _add_item(args: argparse.Namespace) -> int:
     import json
+    import sys
 
-    from labeler.curation import add_item_from_document, item_as_json
+    from labeler.curation import add_item_from_document, item_as_json, item_warnings
     from labeler.store import Project
 
     with Project.open(args.dir) as project:
@@ -61,4 +62,6 @@ def _add_item(args: argparse.Namespace) -> int:
             password=args.password,
         )
         print(json.dumps(item_as_json(project, item), indent=2))
+        for warning in item_warnings(project, item):
+            print(f"labeler: warning: {args.pdf}: {warning}", file=sys.stderr)
     return 0

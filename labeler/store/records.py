@@ -30,6 +30,7 @@ class Source:
     page_count: int
     title: str
     added_at: str
+    warning: str = ""  # damage MuPDF repaired on opening (labeler/pdf/damage.py)
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,7 @@ class Item:
     erase_edits: dict[str, Any]
     created_at: str
     updated_at: str
+    warning: str = ""  # its page lost its text or renders blank (labeler/pdf/damage.py)
 
 
 @dataclass(frozen=True)

@@ -129,6 +129,12 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE responses ADD COLUMN asked_subject TEXT;
     ALTER TABLE responses ADD COLUMN asked_image TEXT;
     """,
+    # 7: damage MuPDF survived silently, shown to the curator (labeler/pdf/damage.py):
+    # a source MuPDF had to repair, an item whose page lost its text or renders blank
+    """
+    ALTER TABLE sources ADD COLUMN warning TEXT NOT NULL DEFAULT '';
+    ALTER TABLE items ADD COLUMN warning TEXT NOT NULL DEFAULT '';
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -109,3 +109,40 @@ CASES: dict[str, tuple[Callable[[Path], Path], str]] = {
     "symlink-loop": (_loop, "symbolic link loop"),
     "folder": (_folder, "folder"),
 }
+
+
+def repaired_pdf() -> bytes:
+    """The small PDF with a wrong ``startxref``: MuPDF rebuilds the table and opens it."""
+    data = small_pdf()
+    cut = data.rindex(b"startxref")
+    return data[:cut] + b"startxref\n999\n%%EOF\n"
+
+
+def unreadable_text_pdf() -> bytes:
+    """Labels whose font maps every code to a space: printed, but no text can be read."""
+    doc = pymupdf.open(stream=small_pdf(), filetype="pdf")
+    font = doc.get_page_fonts(0)[0][0]
+    blocks = "".join(
+        "64 beginbfchar\n"
+        + "".join(f"<{code:02X}> <0020>\n" for code in range(start, start + 64))
+        + "endbfchar\n"
+        for start in range(0, 256, 64)
+    )
+    cmap = (
+        "/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Lost def\n"
+        f"1 begincodespacerange <00> <FF> endcodespacerange\n{blocks}"
+        "endcmap CMapName currentdict /CMap defineresource pop end end"
+    )
+    xref = doc.get_new_xref()
+    doc.update_object(xref, "<<>>")
+    doc.update_stream(xref, cmap.encode())
+    doc.xref_set_key(font, "ToUnicode", f"{xref} 0 R")
+    return doc.tobytes()
+
+
+def blank_page_pdf() -> bytes:
+    """A page whose content stream is garbage: MuPDF draws nothing and says nothing."""
+    doc = pymupdf.open(stream=small_pdf(), filetype="pdf")
+    for xref in doc[0].get_contents():
+        doc.update_stream(xref, b"q 1 0 0 1 0 0 cm ((((( BT /helv Tf [<<")
+    return doc.tobytes()
