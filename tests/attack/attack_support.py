@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import subprocess
 import sys
@@ -20,6 +22,25 @@ def cli(*args: str, env: dict[str, str] | None = None, timeout: float = 60) -> t
         timeout=timeout,
     )
     return out.returncode, out.stdout + out.stderr
+
+
+def cli_in_process(*args: str) -> tuple[int, str]:
+    """The same CLI entry point in this process (fast, for many cases): (exit code, output).
+
+    An exception escaping ``main`` is what a user would see as a traceback, so it is
+    returned as one rather than raised.
+    """
+    from labeler.cli import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        try:
+            code = main(list(args))
+        except SystemExit as exc:  # argparse refusing an argument
+            code = exc.code if isinstance(exc.code, int) else 2
+        except Exception as exc:
+            return 1, f"Traceback (most recent call last): {type(exc).__name__}: {exc}"
+    return code, out.getvalue()
 
 
 def assert_clear_error(code: int, output: str, *needles: str) -> None:

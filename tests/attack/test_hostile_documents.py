@@ -9,7 +9,7 @@ import random
 
 import pymupdf
 import pytest
-from attack_support import assert_clear_error, cli
+from attack_support import assert_clear_error, cli, cli_in_process
 from hostile_docs import CASES, small_pdf
 
 from labeler.erase import erase_figure
@@ -34,14 +34,15 @@ def test_each_hostile_document_is_a_clear_document_error(tmp_path, case):
     assert path.name in str(err.value) or "the document" in str(err.value)
 
 
-@pytest.mark.slow
 def test_the_cli_names_each_hostile_document_without_a_traceback(tmp_path):
     for case, (build, needle) in sorted(CASES.items()):
         folder = tmp_path / case
         folder.mkdir()
         path = build(folder)
-        code, out = cli("erase", "--pdf", str(path), "--page", "1", "--out", str(folder / "o"))
-        assert_clear_error(code, out, needle)
+        args = ("erase", "--pdf", str(path), "--page", "1", "--out", str(folder / "o"))
+        assert_clear_error(*cli_in_process(*args), needle)
+        if case in ("page-tree-cycle", "png-30000px"):  # end to end, in a real process too
+            assert_clear_error(*cli(*args), needle)
 
 
 @pytest.mark.parametrize(

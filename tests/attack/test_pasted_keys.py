@@ -9,7 +9,7 @@ import random
 import string
 
 import pytest
-from attack_support import assert_clear_error, cli
+from attack_support import assert_clear_error, cli, cli_in_process
 
 from labeler.errors import ConfigError
 from labeler.providers.config import load_models
@@ -82,15 +82,18 @@ def test_the_config_loader_and_the_gui_check_refuse_a_pasted_key_without_echoing
         _assert_not_echoed(str(err.value), key)
 
 
-@pytest.mark.slow
 def test_the_cli_refuses_every_pasted_key_shape_without_echoing_it(tmp_path):
     Project.create(tmp_path / "p", name="keys").close()
-    for key in KEYS.values():
+    for shape, key in sorted(KEYS.items()):
         toml = _toml(tmp_path, key)
         for extra in ([], ["--dry-run"]):
-            code, out = cli("run", str(tmp_path / "p"), "--models", str(toml), *extra)
-            assert_clear_error(code, out, "api_key_env must be the NAME")
-            _assert_not_echoed(out, key)
+            args = ("run", str(tmp_path / "p"), "--models", str(toml), *extra)
+            runs = [cli_in_process(*args)]
+            if shape in ("google-aiza", "groq") and not extra:  # the two echoed before #13
+                runs.append(cli(*args))  # end to end, in a real process
+            for code, out in runs:
+                assert_clear_error(code, out, "api_key_env must be the NAME")
+                _assert_not_echoed(out, key)
 
 
 @pytest.mark.parametrize("name", NAMES)
