@@ -17,7 +17,13 @@ from pathlib import Path
 import pymupdf
 
 from labeler.errors import DocumentError, PasswordRequired
-from labeler.pdf.limits import check_image_size, check_pixels, check_regular_file, mupdf_errors
+from labeler.pdf.limits import (
+    check_image_size,
+    check_pixels,
+    check_regular_file,
+    guarded,
+    mupdf_errors,
+)
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg"}
 SVG_SUFFIXES = {".svg"}
@@ -107,6 +113,7 @@ def _check_picture_header(file: Path) -> None:
     check_image_size(width, height, str(file))
 
 
+@guarded("loading a page")
 def get_page(doc: pymupdf.Document, page: int) -> pymupdf.Page:
     """The 1-based ``page`` of ``doc``, or a DocumentError naming the valid range."""
     if not 1 <= page <= doc.page_count:
@@ -116,6 +123,7 @@ def get_page(doc: pymupdf.Document, page: int) -> pymupdf.Page:
     return doc[page - 1]
 
 
+@guarded("reading its page sizes")
 def page_sizes(doc: pymupdf.Document) -> list[tuple[float, float]]:
     """Width and height in points of every page, without rendering anything."""
     return [(p.rect.width, p.rect.height) for p in doc]

@@ -13,15 +13,20 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import math
 import os
 import stat
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import ParamSpec, TypeVar
 
 import pymupdf
 
 from labeler.errors import DocumentError
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 # 100 megapixels: an A0 poster at 200 dpi is 62 Mpx; 100 Mpx of RGB is 300 MB.
 MAX_PIXELS = 100_000_000
@@ -134,6 +139,22 @@ def _raised_in(exc: BaseException, package: Path) -> bool:
     while tb is not None and tb.tb_next is not None:
         tb = tb.tb_next
     return tb is not None and Path(tb.tb_frame.f_code.co_filename).is_relative_to(package)
+
+
+def guarded(doing: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Decorate a function whose first argument is a ``pymupdf.Document`` so that MuPDF's
+    failures inside it become a DocumentError naming the document (see :func:`mupdf_errors`)."""
+
+    def wrap(function: Callable[P, R]) -> Callable[P, R]:
+        @functools.wraps(function)
+        def guarded_call(*args: P.args, **kwargs: P.kwargs) -> R:
+            doc = args[0]
+            with mupdf_errors(getattr(doc, "name", "") or "the document", doing):
+                return function(*args, **kwargs)
+
+        return guarded_call
+
+    return wrap
 
 
 @contextlib.contextmanager

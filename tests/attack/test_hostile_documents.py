@@ -14,7 +14,8 @@ from hostile_docs import CASES, small_pdf
 
 from labeler.erase import erase_figure
 from labeler.errors import DocumentError
-from labeler.pdf.document import open_document, render_page
+from labeler.pdf.document import open_document, page_sizes, render_page
+from labeler.pdf.figures import propose_figures
 
 
 def _erase(path, **kwargs):
@@ -90,6 +91,13 @@ def _fuzz_outcomes(tmp_path, variants):
         path = tmp_path / f"v{i}.pdf"
         path.write_bytes(data)
         try:
+            doc = open_document(path)
+            try:  # what the curate view asks of a document before anything is erased
+                page_sizes(doc)
+                propose_figures(doc, 1)
+                render_page(doc, 1, dpi=36)
+            finally:
+                doc.close()
             _erase(path, dpi=72)
             outcomes["erased"] += 1
         except DocumentError as exc:
