@@ -50,3 +50,15 @@ def assert_clear_error(code: int, output: str, *needles: str) -> None:
     assert "labeler: error:" in output, output
     for needle in needles:
         assert needle in output, (needle, output)
+
+
+def fill(folder) -> None:
+    """Write into ``folder`` until its filesystem has no space left."""
+    fd = os.open(folder / "filler", os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+    try:
+        for size in (65536, 512):
+            with contextlib.suppress(OSError):
+                while os.write(fd, b"\0" * size):
+                    pass
+    finally:
+        os.close(fd)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
 import subprocess
 
 import pytest
@@ -25,15 +23,3 @@ def tiny_disk(tmp_path):
         yield mount
     finally:
         subprocess.run(["umount", "-l", str(mount)], check=False)
-
-
-def fill(folder) -> None:
-    """Write into ``folder`` until its filesystem has no space left."""
-    fd = os.open(folder / "filler", os.O_WRONLY | os.O_CREAT | os.O_APPEND)
-    try:
-        for size in (65536, 512):
-            with contextlib.suppress(OSError):
-                while os.write(fd, b"\0" * size):
-                    pass
-    finally:
-        os.close(fd)

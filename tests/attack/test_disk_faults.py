@@ -8,8 +8,7 @@ import sys
 import threading
 
 import pytest
-from attack_support import ROOT
-from conftest import fill
+from attack_support import ROOT, fill
 
 from labeler.errors import ExportError
 from labeler.export.exporter import export_project

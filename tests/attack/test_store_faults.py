@@ -8,7 +8,7 @@ next run, and their cells are never asked again.
 import sqlite3
 
 import pytest
-from conftest import fill
+from attack_support import fill
 
 from labeler.prompts import CONDITIONS
 from labeler.providers.config import load_models
