@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from PySide6.QtWidgets import QApplication
 
-from tests.gui_review.factory import build_project
+from tests.ui.factory import build_project
 from ui.review.cells import ReviewData
 from ui.review.view import ReviewView
 from ui.session import Session

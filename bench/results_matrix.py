@@ -25,7 +25,7 @@ from labeler.lexicon import Lexicon
 from labeler.prompts import CONDITIONS
 from labeler.results import load_results, results_frame
 from labeler.scoring import score_names
-from labeler.store import KeyEntry, NewResponse, Project
+from labeler.store import KeyEntry, NewItem, NewResponse, Project
 
 N_ITEMS, MODELS = 300, [f"lab/model-{n}" for n in range(6)]
 WORDS = [f"structure{n:04d}" for n in range(2000)]
@@ -39,7 +39,7 @@ def build(folder: Path) -> Project:
     with project.transaction():
         for i in range(N_ITEMS):
             key = rng.sample(WORDS, 8)
-            item = project.items.add(subject=f"figure {i}", key=[KeyEntry(k) for k in key])
+            item = project.items.add(NewItem(subject=f"figure {i}", key=[KeyEntry(k) for k in key]))
             if i % 10 == 0:
                 project.lexicon.add(key[0], f"local name {i}", item_id=item.id)
             for model in MODELS:

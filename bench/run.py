@@ -38,8 +38,8 @@ from labeler.prompts import CONDITIONS  # noqa: E402
 from labeler.providers.base import CallRequest  # noqa: E402
 from labeler.providers.config import ModelConfig  # noqa: E402
 from labeler.providers.openai_provider import chat_body  # noqa: E402
-from labeler.runs.runner import plan_run, run  # noqa: E402
-from labeler.store import KeyEntry, Project  # noqa: E402
+from labeler.runs.runner import RunOptions, RunRequest, plan_run, run  # noqa: E402
+from labeler.store import KeyEntry, NewItem, Project  # noqa: E402
 
 
 def make_project(folder: Path, n_items: int) -> Project:
@@ -48,10 +48,12 @@ def make_project(folder: Path, n_items: int) -> Project:
         buf = io.BytesIO()
         Image.new("RGB", (64, 48), (i % 256, (i // 256) % 256, 7)).save(buf, "PNG")
         project.items.add(
-            item_id=f"it{i:05d}",
-            subject=f"figure {i} of the heart",
-            question_png=buf.getvalue(),
-            key=[KeyEntry("aorta"), KeyEntry("left ventricle")],
+            NewItem(
+                item_id=f"it{i:05d}",
+                subject=f"figure {i} of the heart",
+                question_png=buf.getvalue(),
+                key=[KeyEntry("aorta"), KeyEntry("left ventricle")],
+            )
         )
     return project
 
@@ -90,17 +92,18 @@ def main() -> None:
             project = make_project(Path(tmp) / "p", n_items)
             bodies = [
                 json.dumps(chat_body(model, CallRequest(c.prompt, c.image)))
-                for c in plan_run(project, [model], CONDITIONS).calls
+                for c in plan_run(project, RunRequest([model], CONDITIONS)).calls
             ]
             bare = _bare_http(url, bodies, args.concurrency)
             answered: list[float] = []
             start, cpu0 = time.perf_counter(), _cpu()
             summary = run(
                 project,
-                [model],
-                CONDITIONS,
-                concurrency=args.concurrency,
-                on_progress=lambda _: answered.append(time.perf_counter()),
+                RunRequest([model], CONDITIONS),
+                RunOptions(
+                    concurrency=args.concurrency,
+                    on_progress=lambda _: answered.append(time.perf_counter()),
+                ),
             )
             wall, cpu = time.perf_counter() - start, _cpu() - cpu0
             project.close()

@@ -5,4 +5,8 @@ into this package, so every capability can be driven, tested and benchmarked
 headless.
 """
 
+from labeler._pymupdf_layout import skip_layout_models
+
+skip_layout_models()
+
 __version__ = "0.1.0"

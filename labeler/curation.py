@@ -9,14 +9,18 @@ the CLI and the GUI can never disagree about what an edit means.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from labeler.errors import LabelerError
-from labeler.store import Item, KeyEntry, Project
-from labeler.store.items import check_marker
+from labeler.erase.edits import EraseEdits
+from labeler.errors import DuplicateItem, LabelerError
+from labeler.store import Item, KeyEntry, NewItem, Project
+from labeler.store.items import check_marker, clean_alternatives
 
 Box = tuple[float, float, float, float]
 IMAGE_KINDS = {".png": "image", ".jpg": "image", ".jpeg": "image", ".svg": "svg"}
@@ -28,66 +32,103 @@ def add_item_from_document(
     page: int,
     clip: Box | None = None,
     *,
-    subject: str = "",
-    tier: str = "extended",
-    pattern: str | None = None,
-    dpi: int = 200,
+    item: NewItem | None = None,
     password: str | None = None,
-    edits: Mapping[str, Sequence[Any]] | None = None,
+    edits: EraseEdits | None = None,
     marker_names: Mapping[str, str] | None = None,
-    key: Sequence[KeyEntry] | None = None,
+    allow_duplicate: bool = False,
 ) -> Item:
     """Erase and harvest ``clip`` of ``page`` (1-based) and store it as a draft item.
 
-    ``edits`` holds the curator's erase edits (``keep``, ``extra_boxes``,
-    ``removed_boxes``: boxes; ``mask_strokes``: painted strokes, see
-    :func:`labeler.erase.erase_figure`); ``marker_names`` maps printed marker letters to the
-    names the curator supplies. ``key``, when given, is the curator's edited key,
-    stored instead of the harvested one in the same transaction (a bad key then
-    stores nothing). The pattern defaults to ``C`` when the figure carries
-    markers and ``B`` otherwise.
+    Without a ``clip`` the region is the page's best proposed figure
+    (:func:`~labeler.pdf.figures.propose_figures`, what the GUI offers first), or the whole
+    page when nothing on it looks like a figure (a scan, a lone image). A figure that is already
+    an item — same document bytes, same page, a region overlapping it by 90 % or more — raises
+    :class:`~labeler.errors.DuplicateItem` naming that item, unless ``allow_duplicate``.
+
+    ``item`` holds what the curator gives (subject, tier, pattern, dpi, status, notes, key);
+    the source, page, clip, images and edits come from the document and the erasure.
+    ``edits`` are the curator's erase edits (see :class:`~labeler.erase.edits.EraseEdits`);
+    ``marker_names`` maps printed marker letters to the names the curator supplies.
+    ``item.key``, when given, is the curator's edited key, stored instead of the harvested
+    one in the same transaction (a bad key then stores nothing). The pattern defaults to
+    ``C`` when the figure carries markers and ``B`` otherwise.
     """
     from labeler.erase import erase_figure
     from labeler.pdf.document import open_document
 
     path = Path(path)
+    item = item or NewItem()
+    edits = edits or EraseEdits()
     doc = open_document(path, password=password)
     try:
-        result = erase_figure(doc, page=page, clip=clip, dpi=dpi, **_edit_kwargs(edits))
+        if clip is None:
+            clip = default_clip(doc, page)
+        if not allow_duplicate:
+            _refuse_duplicate(project, path, page, clip or tuple(doc[page - 1].rect))
+        result = erase_figure(doc, page=page, clip=clip, dpi=item.dpi, edits=edits)
         page_count = doc.page_count
         warnings = _damage(doc, page, result)
     finally:
         doc.close()
+    key = item.key
     if key is None:
         key = key_from_labels(result.labels, marker_names or {})
-    if pattern is None:
-        pattern = "C" if any(entry.marker for entry in key) else "B"
     with project.transaction():
         source = project.sources.add(
             path, kind=IMAGE_KINDS.get(path.suffix.lower(), "pdf"), page_count=page_count
         )
         if warnings[0] != source.warning:
             project.sources.set_warning(source.id, warnings[0])
-        item = project.items.add(
-            source_id=source.id,
-            page=page,
-            clip=tuple(result.clip),
-            subject=subject,
-            tier=tier,
-            pattern=pattern,
-            dpi=dpi,
-            question_png=result.question_png,
-            answer_png=result.answer_png,
-            question_pdf=result.question_pdf,
-            erase_method=result.method,
-            erase_edits=_edits_json(edits),
-            key=key,
+        stored = project.items.add(
+            replace(
+                item,
+                source_id=source.id,
+                page=page,
+                clip=tuple(result.clip),
+                question_png=result.question_png,
+                answer_png=result.answer_png,
+                question_pdf=result.question_pdf,
+                erase_method=result.method,
+                erase_edits=edits.to_json(),
+                key=key,
+            )
         )
-        return project.items.set_warning(item.id, warnings[1]) if warnings[1] else item
+        return project.items.set_warning(stored.id, warnings[1]) if warnings[1] else stored
+
+
+def default_clip(doc: Any, page: int) -> Box | None:
+    """The best proposed figure region of a PDF page, or ``None`` (the whole page)."""
+    from labeler.pdf.figures import propose_figures
+
+    if not doc.is_pdf:
+        return None  # an image or SVG is the figure
+    candidates = propose_figures(doc, page)
+    return tuple(candidates[0].clip) if candidates else None
+
+
+#: Regions overlapping this much (intersection over union) are the same figure.
+DUPLICATE_OVERLAP = 0.9
+
+
+def _refuse_duplicate(project: Project, path: Path, page: int, region: Box) -> None:
+    from labeler.pdf.geometry import overlap_share
+
+    source = project.sources.find(hashlib.sha256(path.read_bytes()).hexdigest())
+    if source is None:
+        return
+    for other in project.items.on_page(source.id, page):
+        if other.clip and overlap_share(other.clip, region) >= DUPLICATE_OVERLAP:
+            raise DuplicateItem(
+                f"this figure is already item {other.id} (page {page} of {path.name}, the same "
+                "region); open that item to change it, or add it again on purpose with "
+                "--allow-duplicate",
+                other.id,
+            )
 
 
 def reerase_item(
-    project: Project, item_id: str, edits: Mapping[str, Sequence[Any]], password: str | None = None
+    project: Project, item_id: str, edits: EraseEdits, password: str | None = None
 ) -> tuple[Item, list[KeyEntry]]:
     """Erase the item's clip again with new edits; store the new images.
 
@@ -103,9 +144,7 @@ def reerase_item(
     source = project.sources.get(item.source_id)
     doc = open_document(source.path, password=password)
     try:
-        result = erase_figure(
-            doc, page=item.page, clip=item.clip, dpi=item.dpi, **_edit_kwargs(edits)
-        )
+        result = erase_figure(doc, page=item.page, clip=item.clip, dpi=item.dpi, edits=edits)
         warning = _damage(doc, item.page, result)[1]
     finally:
         doc.close()
@@ -115,7 +154,7 @@ def reerase_item(
         answer_png=result.answer_png,
         question_pdf=result.question_pdf,
         erase_method=result.method,
-        erase_edits=_edits_json(edits),
+        erase_edits=edits.to_json(),
     )
     if warning != item.warning:
         item = project.items.set_warning(item_id, warning)
@@ -132,17 +171,26 @@ def _damage(doc: Any, page: int, result: Any) -> tuple[str, str]:
 
 
 def key_from_labels(labels: Sequence[Any], marker_names: Mapping[str, str]) -> list[KeyEntry]:
-    """Harvested labels -> key entries; a marker's name comes from ``marker_names``."""
+    """Harvested labels -> key entries; a marker's name comes from ``marker_names``.
+
+    Each printed text is split into name, alternatives and note
+    (:func:`labeler.harvest.label_text.split_labels`): a proposal the curator
+    can change in the key editor or with ``labeler items edit-key``.
+    """
+    from labeler.harvest.label_text import split_labels  # the harvest package loads pymupdf
+
+    texts = [marker_names.get(lb.marker, "") if lb.marker else lb.text for lb in labels]
     key = []
-    for label in labels:
-        name = marker_names.get(label.marker, "") if label.marker else label.text
+    for label, printed in zip(labels, split_labels(texts), strict=True):
         key.append(
             KeyEntry(
-                name=name,
+                name=printed.name,
                 bbox=tuple(label.bbox),
                 anchor=label.anchor,
                 marker=label.marker,
                 origin=label.kind,
+                alternatives=printed.alternatives,
+                note=printed.note,
             )
         )
     return key
@@ -168,44 +216,20 @@ def item_as_json(project: Project, item: Item) -> dict[str, Any]:
         "warnings": item_warnings(project, item),
         "question": str(project.assets.path(item.question_asset)) if item.question_asset else None,
         "answer": str(project.assets.path(item.answer_asset)) if item.answer_asset else None,
-        "key": [
-            {
-                "name": e.name,
-                "bbox": list(e.bbox) if e.bbox else None,
-                "anchor": list(e.anchor) if e.anchor else None,
-                "marker": e.marker,
-                "origin": e.origin,
-            }
-            for e in project.items.key(item.id)
-        ],
+        "key": [entry_as_json(e) for e in project.items.key(item.id)],
     }
 
 
-BOX_EDITS = ("keep", "extra_boxes", "removed_boxes")
-
-
-def _edit_kwargs(edits: Mapping[str, Sequence[Any]] | None) -> dict[str, tuple[Any, ...]]:
-    """The edits as ``erase_figure`` keyword arguments, checked (bad input: a clear error)."""
-    from labeler.erase.mask import parse_strokes
-
-    edits = edits or {}
-    unknown = set(edits) - {*BOX_EDITS, "mask_strokes"}
-    if unknown:
-        raise LabelerError(f"unknown erase edit(s): {', '.join(sorted(unknown))}")
-    kwargs: dict[str, tuple[Any, ...]] = {
-        k: tuple(tuple(b) for b in edits.get(k, ())) for k in BOX_EDITS
-    }
-    kwargs["mask_strokes"] = tuple(
-        s.to_json() for s in parse_strokes(edits.get("mask_strokes", ()))
-    )
-    return kwargs
-
-
-def _edits_json(edits: Mapping[str, Sequence[Any]] | None) -> dict[str, list[Any]]:
+def entry_as_json(entry: KeyEntry) -> dict[str, Any]:
+    """One key entry as plain JSON (``add-item`` and ``items show`` print these)."""
     return {
-        k: [s if k == "mask_strokes" else list(s) for s in v]
-        for k, v in _edit_kwargs(edits).items()
-        if v
+        "name": entry.name,
+        "alternatives": list(entry.alternatives),
+        "note": entry.note,
+        "bbox": list(entry.bbox) if entry.bbox else None,
+        "anchor": list(entry.anchor) if entry.anchor else None,
+        "marker": entry.marker,
+        "origin": entry.origin,
     }
 
 
@@ -217,6 +241,7 @@ def merge_entries(entries: Sequence[KeyEntry]) -> KeyEntry:
 
     A label the harvester broke over lines ("left" / "ventricle") is one name;
     the first anchor and marker found are kept, since one label points once.
+    Alternatives and notes of the parts are kept too (in order, repeats once).
     """
     boxes = [e.bbox for e in entries if e.bbox is not None]
     bbox: Box | None = None
@@ -227,12 +252,15 @@ def merge_entries(entries: Sequence[KeyEntry]) -> KeyEntry:
             max(b[2] for b in boxes),
             max(b[3] for b in boxes),
         )
+    name = " ".join(e.name for e in entries if e.name)
     return KeyEntry(
-        name=" ".join(e.name for e in entries if e.name),
+        name=name,
         bbox=bbox,
         anchor=next((e.anchor for e in entries if e.anchor is not None), None),
         marker=next((e.marker for e in entries if e.marker), None),
         origin="manual",
+        alternatives=clean_alternatives(name, [a for e in entries for a in e.alternatives]),
+        note="; ".join(dict.fromkeys(e.note for e in entries if e.note)),
     )
 
 
@@ -240,8 +268,9 @@ def split_entry(entry: KeyEntry) -> list[KeyEntry]:
     """One entry as several: at commas/semicolons/slashes if present, else at spaces.
 
     The box is shared out left to right in proportion to each part's length,
-    so the overlays stay roughly over their text; the anchor and marker stay
-    with the first part. An entry with one word comes back unchanged.
+    so the overlays stay roughly over their text; the anchor, marker,
+    alternatives and note stay with the first part. An entry with one word comes
+    back unchanged.
     """
     parts = [p.strip() for p in re.split(r"[,;/]", entry.name) if p.strip()]
     if len(parts) < 2:
@@ -264,9 +293,97 @@ def split_entry(entry: KeyEntry) -> list[KeyEntry]:
             anchor=entry.anchor if i == 0 else None,
             marker=entry.marker if i == 0 else None,
             origin="manual",
+            alternatives=clean_alternatives(part, entry.alternatives) if i == 0 else (),
+            note=entry.note if i == 0 else "",
         )
         for i, part in enumerate(parts)
     ]
+
+
+def edit_entry(
+    entry: KeyEntry,
+    *,
+    name: str | None = None,
+    alternatives: Iterable[str] | None = None,
+    note: str | None = None,
+) -> KeyEntry:
+    """The entry with a new name, alternatives and/or note (``None``: unchanged), checked.
+
+    The one rule behind the key editor's cells and ``labeler items edit-key``:
+    blanks and repeats are dropped from the alternatives, an entry keeps a name
+    or a marker, and the edited entry is the curator's (origin ``manual``).
+    """
+    name = entry.name if name is None else " ".join(name.split())
+    if not name and not entry.marker:
+        raise LabelerError("a label needs a name or a marker; delete the row instead")
+    return dataclasses.replace(
+        entry,
+        name=name,
+        alternatives=clean_alternatives(
+            name, entry.alternatives if alternatives is None else alternatives
+        ),
+        note=entry.note if note is None else " ".join(note.split()),
+        origin="manual",
+    )
+
+
+def tidy_entry(entry: KeyEntry) -> KeyEntry:
+    """The entry with alternatives and a note read out of its name, as harvest splits labels.
+
+    For a name the curator typed or pasted whole ("Aorta (cut)" → name "Aorta",
+    note "cut"); alternatives and a note the entry already has are kept. A name
+    with nothing to split gives the entry back unchanged.
+    """
+    from labeler.harvest.label_text import split_label
+
+    text = split_label(entry.name)
+    if (text.name, text.alternatives, text.note) == (entry.name, (), ""):
+        return entry
+    return edit_entry(
+        entry,
+        name=text.name,
+        alternatives=[*entry.alternatives, *text.alternatives],
+        note="; ".join(n for n in (entry.note, text.note) if n),
+    )
+
+
+def find_entry(entries: Sequence[KeyEntry], which: str) -> int:
+    """The index of the entry ``which`` names: a 1-based position, a marker letter or a name.
+
+    A name matches case-insensitively and must be unique in the key; anything
+    else is a :class:`LabelerError` listing what the key holds.
+    """
+    which = which.strip()
+    if which.isdigit():
+        if 1 <= int(which) <= len(entries):
+            return int(which) - 1
+        raise LabelerError(f"the key has {len(entries)} entries; {which} is not one of 1…")
+    hits = [i for i, e in enumerate(entries) if e.name.casefold() == which.casefold()]
+    if not hits and len(which) == 1:
+        hits = [i for i, e in enumerate(entries) if e.marker == which.upper()]
+    if len(hits) == 1:
+        return hits[0]
+    names = ", ".join(f"{i}. {e.name or e.marker}" for i, e in enumerate(entries, start=1))
+    if hits:
+        raise LabelerError(f"{which!r} is in the key {len(hits)} times; give its number ({names})")
+    raise LabelerError(f"no key entry {which!r}; the key is: {names or '(empty)'}")
+
+
+ALTERNATIVES_SEPARATOR = "; "
+
+
+def parse_alternatives(text: str) -> tuple[str, ...]:
+    """Typed alternatives ("eardrum; tympanum") as a tuple; semicolons separate them.
+
+    Not commas: chemical and anatomical names can contain them
+    ("1,3-bisphosphoglycerate").
+    """
+    return tuple(p.strip() for p in text.split(";") if p.strip())
+
+
+def format_alternatives(alternatives: Iterable[str]) -> str:
+    """Alternatives as the curator types them (the inverse of :func:`parse_alternatives`)."""
+    return ALTERNATIVES_SEPARATOR.join(alternatives)
 
 
 def clean_marker(text: str) -> str | None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from labeler.data import SAMPLE_BOOK as _SAMPLE_BOOK_NAME
 from labeler.data import data_file
-from labeler.store import Project
+from labeler.store import NewItem, Project
 
 SAMPLE_BOOK = data_file(_SAMPLE_BOOK_NAME)  # regenerate: python -m labeler.samples
 
@@ -25,7 +25,7 @@ def build_demo_project(folder: str | Path) -> Project:
     from labeler.lexicon import load_starter
     from labeler.prompts import CONDITIONS
     from labeler.providers.config import baseline_model
-    from labeler.runs.runner import run
+    from labeler.runs.runner import RunRequest, run
     from labeler.samples.book import layout
 
     folder = Path(folder)
@@ -41,10 +41,9 @@ def build_demo_project(folder: str | Path) -> Project:
             book,
             figure.page,
             figure.clip,
-            subject=figure.spec.subject,
-            tier="core" if n % 2 == 0 else "extended",
+            item=NewItem(subject=figure.spec.subject, tier="core" if n % 2 == 0 else "extended"),
             marker_names=figure.spec.marker_names,
         )
         project.items.update(item.id, status="ready")
-    run(project, [baseline_model()], CONDITIONS)
+    run(project, RunRequest([baseline_model()], CONDITIONS))
     return project

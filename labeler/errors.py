@@ -27,6 +27,14 @@ class ProjectError(LabelerError):
     """A project folder is missing, not a project, or from a newer Labeler."""
 
 
+class DuplicateItem(ProjectError):
+    """The figure is already an item: same source document, page and (nearly) the same region."""
+
+    def __init__(self, message: str, existing_id: str) -> None:
+        super().__init__(message)
+        self.existing_id = existing_id
+
+
 class ConfigError(LabelerError):
     """A configuration file (models.toml, lexicon CSV …) is invalid."""
 

@@ -35,6 +35,7 @@ from labeler.prompts import needs_image
 from labeler.scoring import NameScore, score_names
 from labeler.scoring.bulk import collector_paused
 from labeler.store import Item, KeyEntry, Project, Response
+from labeler.store.records import alternative_rows
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -138,9 +139,16 @@ def key_names(entries: Iterable[KeyEntry]) -> tuple[str, ...]:
 
 
 def project_lexicon(project: Project, item_id: str | None = None) -> Lexicon:
-    """The lexicon that scores ``item_id``: global rows plus that item's additions."""
+    """The lexicon that scores ``item_id``: global rows plus that item's additions.
+
+    The additions include its key's alternatives, as ``same`` rows of their names.
+    """
     base = _lexicon(tuple(project.lexicon.rows()))
-    item_rows = () if item_id is None else tuple(project.lexicon.rows(item_id))
+    item_rows = (
+        ()
+        if item_id is None
+        else (*project.lexicon.rows(item_id), *alternative_rows(project.items.key(item_id)))
+    )
     return _layered(base, item_rows) if item_rows else base
 
 
@@ -183,7 +191,8 @@ def _load_results(project: Project, item_ids: Iterable[str] | None) -> list[Scor
     names = {i: key_names(keys.get(i, ())) for i in items}
     base = _lexicon(tuple(project.lexicon.rows()))
     additions = project.lexicon.item_rows()
-    lexicons = {i: _layered(base, tuple(additions[i])) if i in additions else base for i in items}
+    extra = {i: (*additions.get(i, ()), *alternative_rows(keys.get(i, ()))) for i in items}
+    lexicons = {i: _layered(base, extra[i]) if extra[i] else base for i in items}
     public = stored_public_ids(project)
     scored: list[tuple[_Answer, Item, NameScore, bool]] = []
     for a in _latest_answers(project, items.keys()):

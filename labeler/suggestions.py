@@ -15,18 +15,26 @@ done here: the GUI writes the ``same``/``distinct`` row through the project's
 lexicon table (``ui.lexicon.commands.promote``, undoable), and every view
 rescores from the store. Input is plain data so the store, the GUI and tests
 can all call it.
+
+A second, separate kind: *related* ontology synonyms (:func:`related_suggestions`). The
+ontologies list synonyms that are not exact (or that two terms share); they are often what a
+model writes, but joining them automatically would merge different parts. They ship in
+``labeler/data/lexicon/related.csv`` and are only ever offered, for a key name of the project.
 """
 
 from __future__ import annotations
 
+import csv
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import TYPE_CHECKING
 
 from rapidfuzz.fuzz import ratio
 
 from labeler.scoring.match import score_names
 from labeler.scoring.normalize import normalize
+from labeler.scoring.plurals import name_forms
 
 if TYPE_CHECKING:
     from labeler.lexicon import Lexicon
@@ -34,6 +42,7 @@ if TYPE_CHECKING:
     from labeler.store import Project
 
 ResultRow = tuple[str, str, str, Sequence[str], Sequence[str]]
+RELATED_SYNONYMS = "lexicon/related.csv"
 
 
 @dataclass(frozen=True)
@@ -132,3 +141,56 @@ def _rank(
         )
     out.sort(key=lambda s: (-s.n_models, -s.n_answers, -s.n_items, -s.similarity, s.key, s.pred))
     return out
+
+
+@dataclass(frozen=True)
+class RelatedSynonym:
+    """An ontology synonym related to a key name: a candidate row ``name = related``."""
+
+    name: str
+    related: str
+    source: str
+    note: str
+
+
+def related_suggestions(
+    names: Iterable[str], lexicon: Lexicon | None = None
+) -> list[RelatedSynonym]:
+    """Related ontology synonyms of ``names`` that ``lexicon`` has not already decided.
+
+    A pair is left out when the lexicon already puts the two names in one group or keeps
+    them apart with a ``distinct`` row. Ordered by key name, then related name.
+    """
+    wanted = {_reading(n): n for n in names}
+    out: dict[tuple[str, str], RelatedSynonym] = {}
+    for a, b, source, note in _related_rows():
+        for mine, other in ((a, b), (b, a)):
+            name = wanted.get(_reading(mine))
+            if name is None or _reading(other) == _reading(name):
+                continue
+            if lexicon is not None and (lexicon.same(name, other) or lexicon.distinct(name, other)):
+                continue
+            out.setdefault((name, normalize(other)), RelatedSynonym(name, other, source, note))
+    return sorted(out.values(), key=lambda s: (normalize(s.name), normalize(s.related)))
+
+
+def project_related_suggestions(project: Project) -> list[RelatedSynonym]:
+    """:func:`related_suggestions` for every key name of the project, against its lexicon."""
+    from labeler.results import project_lexicon
+
+    names = {e.name for entries in project.items.keys().values() for e in entries}
+    return related_suggestions(sorted(names), project_lexicon(project))
+
+
+def _reading(name: str) -> str:
+    return min(name_forms(normalize(name)), default="")
+
+
+@cache
+def _related_rows() -> tuple[tuple[str, str, str, str], ...]:
+    from labeler.data import data_file
+
+    with data_file(RELATED_SYNONYMS).open(encoding="utf-8", newline="") as f:
+        return tuple(
+            (r["canonical"], r["synonym"], r["source"], r["note"]) for r in csv.DictReader(f)
+        )

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from labeler.store import Project
+from labeler.lexicon_project import create_project
 from ui.errors import show_error
 from ui.session import Session
 from ui.settings import app_settings, recent_projects, remember_project
@@ -46,6 +46,8 @@ VIEWS: dict[str, tuple[str, str]] = {
     "run": ("Run", "ui.run.view:RunView"),
 }
 EXPORT_DIALOG = "ui.export.dialog:ExportDialog"
+#: Whether File ▸ New project starts with the starter lexicon (a checkable File menu item).
+STARTER_SETTING = "new_project/starter_lexicon"
 
 
 def load_class(target: str) -> type | None:
@@ -161,6 +163,11 @@ class MainWindow(QMainWindow):
         self._action(
             file, "file.new", "&New project…", self.new_project, QKeySequence.StandardKey.New
         )
+        self.starter_action = QAction("Start new projects with the starter &lexicon", self)
+        self.starter_action.setCheckable(True)
+        self.starter_action.setChecked(bool(app_settings().value(STARTER_SETTING, True, type=bool)))
+        self.starter_action.toggled.connect(lambda on: app_settings().setValue(STARTER_SETTING, on))
+        file.addAction(self.starter_action)
         self._action(
             file, "file.open", "&Open project…", self.choose_project, QKeySequence.StandardKey.Open
         )
@@ -234,7 +241,7 @@ class MainWindow(QMainWindow):
         folder = QFileDialog.getExistingDirectory(self, "Folder for the new project")
         if folder:
             try:
-                Project.create(folder).close()
+                create_project(folder, starter=self.starter_action.isChecked()).close()
             except Exception as exc:
                 show_error(exc, self)
                 return

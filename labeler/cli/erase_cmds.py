@@ -48,7 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _read_mask(path: Path | None) -> list:
-    """The strokes of ``--mask`` (validated by ``erase_figure``); none without the option."""
+    """The strokes of ``--mask`` (validated by ``EraseEdits``); none without the option."""
     if path is None:
         return []
     try:
@@ -62,13 +62,14 @@ def _read_mask(path: Path | None) -> list:
 def run_erase(args: argparse.Namespace) -> int:
     from labeler.atomic import write_bytes, write_text
     from labeler.erase import erase_figure
+    from labeler.erase.edits import EraseEdits
     from labeler.pdf.document import open_document
 
     if args.out.exists() and not args.out.is_dir():
         raise LabelerError(f"{args.out}: exists and is not a folder; choose another --out")
-    strokes = _read_mask(args.mask)
+    edits = EraseEdits.from_json({"mask_strokes": _read_mask(args.mask)})
     doc = open_document(args.pdf, password=args.password)
-    result = erase_figure(doc, args.page, clip=args.clip, dpi=args.dpi, mask_strokes=strokes)
+    result = erase_figure(doc, args.page, clip=args.clip, dpi=args.dpi, edits=edits)
     labels = [label.to_json() for label in result.labels]
     write_bytes(args.out / "question.png", result.question_png)
     write_bytes(args.out / "answer.png", result.answer_png)

@@ -11,18 +11,33 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("dir", help="the project folder to create")
     p.add_argument("--name", help="display name (default: the folder's name)")
     p.add_argument("--id-prefix", default="ITEM", help="prefix of public item IDs (PREFIX-N)")
+    p.add_argument(
+        "--no-starter-lexicon",
+        dest="starter_lexicon",
+        action="store_false",
+        help="start with an empty lexicon instead of the starter biology lexicon",
+    )
     p.set_defaults(func=_init)
 
     p = sub.add_parser("add-item", help="erase a figure region, harvest its key, store it")
     p.add_argument("dir", help="the project folder")
     p.add_argument("--pdf", required=True, help="source document (PDF, SVG, PNG or JPEG)")
     p.add_argument("--page", type=int, required=True, help="page number, 1-based")
-    p.add_argument("--clip", type=parse_clip, help="X0,Y0,X1,Y1 in PDF points (default: page)")
+    p.add_argument(
+        "--clip",
+        type=parse_clip,
+        help="X0,Y0,X1,Y1 in PDF points (default: the page's best proposed figure region)",
+    )
     p.add_argument("--subject", default="", help="short factual description of the diagram")
     p.add_argument("--tier", default="extended", choices=("core", "extended"))
     p.add_argument("--pattern", choices=("A", "B", "C"), help="default: C with markers, else B")
     p.add_argument("--dpi", type=int, default=200, help="render resolution (default 200)")
     p.add_argument("--password", help="password of an encrypted PDF")
+    p.add_argument(
+        "--allow-duplicate",
+        action="store_true",
+        help="add the figure even if the same page region is already an item",
+    )
     p.set_defaults(func=_add_item)
 
 
@@ -35,10 +50,13 @@ def parse_clip(text: str) -> tuple[float, float, float, float]:
 
 
 def _init(args: argparse.Namespace) -> int:
-    from labeler.store import Project
+    from labeler.lexicon_project import create_project
 
-    with Project.create(args.dir, name=args.name, id_prefix=args.id_prefix) as project:
-        print(f"created project {project.name!r} in {project.folder}")
+    with create_project(
+        args.dir, name=args.name, id_prefix=args.id_prefix, starter=args.starter_lexicon
+    ) as project:
+        rows = len(project.lexicon.rows())
+        print(f"created project {project.name!r} in {project.folder} ({rows} lexicon rows)")
     return 0
 
 
@@ -47,7 +65,7 @@ def _add_item(args: argparse.Namespace) -> int:
     import sys
 
     from labeler.curation import add_item_from_document, item_as_json, item_warnings
-    from labeler.store import Project
+    from labeler.store import NewItem, Project
 
     with Project.open(args.dir) as project:
         item = add_item_from_document(
@@ -55,11 +73,9 @@ def _add_item(args: argparse.Namespace) -> int:
             args.pdf,
             args.page,
             args.clip,
-            subject=args.subject,
-            tier=args.tier,
-            pattern=args.pattern,
-            dpi=args.dpi,
+            item=NewItem(subject=args.subject, tier=args.tier, pattern=args.pattern, dpi=args.dpi),
             password=args.password,
+            allow_duplicate=args.allow_duplicate,
         )
         print(json.dumps(item_as_json(project, item), indent=2))
         for warning in item_warnings(project, item):

@@ -51,7 +51,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 def _run(args: argparse.Namespace) -> int:
     from labeler.errors import ConfigError, LabelerError
     from labeler.providers.config import baseline_model, load_models
-    from labeler.runs.runner import RetryPolicy, plan_run, run
+    from labeler.runs.runner import (
+        DEFAULT_CONCURRENCY,
+        RetryPolicy,
+        RunOptions,
+        RunRequest,
+        plan_run,
+        run,
+    )
     from labeler.store import Project
 
     if args.models:
@@ -64,7 +71,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.concurrency is not None and args.concurrency < 1:
         raise LabelerError("--concurrency must be at least 1")
     with Project.open(args.dir) as project:
-        plan = plan_run(project, models, conditions, args.items, args.retry_failed)
+        request = RunRequest(models, conditions, args.items, args.retry_failed)
+        plan = plan_run(project, request)
         estimate, unpriced = plan.estimated_cost()
         print(
             f"{len(plan.calls)} calls to make, {plan.skipped} cells already answered "
@@ -88,17 +96,12 @@ def _run(args: argparse.Namespace) -> int:
         if not plan.calls:
             return 0
         progress = _ProgressLine(len(plan.calls))
-        summary = run(
-            project,
-            models,
-            conditions,
-            args.items,
-            concurrency=args.concurrency,
-            retry_failed=args.retry_failed,
-            on_progress=progress,
+        options = RunOptions(
+            concurrency=args.concurrency or DEFAULT_CONCURRENCY,
             retry=RetryPolicy(base_delay_s=args.retry_base_delay),
-            plan=plan,
+            on_progress=progress,
         )
+        summary = run(project, request, options, plan=plan)
         progress.close()
     counts = ", ".join(f"{k} {v}" for k, v in summary.counts.items() if v)
     print(f"sent {summary.sent} of {summary.planned} calls: {counts or 'none'}")

@@ -18,12 +18,13 @@ imports command modules eagerly.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import pymupdf
 
+    from labeler.erase.edits import EraseEdits
     from labeler.erase.result import EraseResult, HarvestedLabel
 
 __all__ = ["EraseResult", "HarvestedLabel", "erase_figure"]
@@ -43,23 +44,18 @@ def erase_figure(
     page: int,
     clip: Sequence[float] | None = None,
     dpi: int = 200,
-    keep: Sequence[Sequence[float]] = (),
-    extra_boxes: Sequence[Sequence[float]] = (),
-    removed_boxes: Sequence[Sequence[float]] = (),
-    mask_strokes: Sequence[Mapping[str, Any]] = (),
+    edits: EraseEdits | None = None,
 ) -> EraseResult:
     """Erase the printed labels of ``clip`` on 1-based ``page`` and harvest the key.
 
-    ``keep``: boxes (points) of text to leave printed and out of the key (a
-    scale bar). ``extra_boxes``: boxes the curator adds; whatever is printed in
-    them is erased and becomes a label. ``removed_boxes``: proposed label boxes
-    the curator rejects (e.g. a false OCR box); they stay printed.
-    ``mask_strokes``: brush strokes ``{"width": pt, "points": [[x, y], ...]}``
-    painted over ink the automatic paths missed; every pixel under them is
-    erased (white on white paper, inpainted on colour), with no line protection.
+    ``edits`` are the curator's changes (see :class:`~labeler.erase.edits.EraseEdits`):
+    text kept printed, boxes added or rejected, and mask strokes painted over ink the
+    automatic paths missed (every pixel under them is erased: white on white paper,
+    inpainted on colour, with no line protection).
     """
+    from labeler.erase.edits import EraseEdits
     from labeler.erase.pipeline import erase
     from labeler.pdf.limits import mupdf_errors
 
     with mupdf_errors(doc.name or "the document", f"erasing page {page}"):
-        return erase(doc, page, clip, dpi, keep, extra_boxes, removed_boxes, mask_strokes)
+        return erase(doc, page, clip, dpi, edits or EraseEdits())

@@ -22,8 +22,7 @@ from functools import cache
 import numpy as np
 
 from labeler.erase.lines import Point, Segment, ahead, find_segments, ink_fraction, sample, walk
-
-Box = tuple[int, int, int, int]
+from labeler.pdf.geometry import PixelBox
 
 #: Longest gap (px) between two pieces of one leader line that is bridged.
 MAX_BRIDGE = 40
@@ -34,7 +33,7 @@ LINE_GRAY_MARGIN = 60
 
 
 def leader_ends(
-    gray: np.ndarray, thin: np.ndarray, outside: np.ndarray, boxes: Sequence[Box]
+    gray: np.ndarray, thin: np.ndarray, outside: np.ndarray, boxes: Sequence[PixelBox]
 ) -> list[tuple[float, float] | None]:
     """For each box, where the leader starting at it ends (None if there is none).
 
@@ -77,7 +76,7 @@ def _line_gray(gray: np.ndarray, near: Point, far: Point) -> float:
 
 
 def _anchor_for(
-    box: Box,
+    box: PixelBox,
     index: int,
     segments: list[Segment],
     ends: np.ndarray,
@@ -198,7 +197,7 @@ def _next_piece(
     return None
 
 
-def _points_at(box: Box, near: Point, u: Point, reach: float) -> bool:
+def _points_at(box: PixelBox, near: Point, u: Point, reach: float) -> bool:
     """Does the line, extended backwards from ``near``, run well into the box?
 
     A leader points at its label, so its extension crosses a good part of the box;
@@ -238,7 +237,7 @@ def _free_end(outside: np.ndarray, near: Point, u: Point) -> bool:
     return behind < 0.5
 
 
-def _passes_through(box: Box, outside: np.ndarray, near: Point, u: Point) -> bool:
+def _passes_through(box: PixelBox, outside: np.ndarray, near: Point, u: Point) -> bool:
     """Is this a line crossing the box rather than one starting at it?"""
     back = (-u[0], -u[1])
     x0, y0, x1, y1 = box

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pymupdf
 
-from labeler.erase.mask import Stroke, parse_strokes, stroke_mask
+from labeler.erase.edits import EraseEdits
+from labeler.erase.mask import Stroke, stroke_mask
 from labeler.erase.outlines import erase_outlines, glyph_lines
 from labeler.erase.raster_path import (
     Hit,
@@ -302,10 +303,7 @@ def erase(
     page: int,
     clip: Sequence[float] | None,
     dpi: int,
-    keep: Sequence[Sequence[float]],
-    extra_boxes: Sequence[Sequence[float]],
-    removed_boxes: Sequence[Sequence[float]],
-    mask_strokes: Sequence[object] = (),
+    edits: EraseEdits,
 ) -> EraseResult:
     """The body of :func:`labeler.erase.erase_figure` (see there)."""
     if dpi <= 0 or dpi > 1200:
@@ -314,7 +312,6 @@ def erase(
         raise DocumentError(
             f"page {page} does not exist; the document has pages 1-{doc.page_count}"
         )
-    strokes = parse_strokes(mask_strokes)
     source = doc[page - 1]
     check_page_boxes(source, f"{doc.name or 'the document'} page {page}")
     area = _clip_rect(source, clip)
@@ -328,8 +325,6 @@ def erase(
         images=image_boxes(source, tuple(area)),
     )
     figure.harvest(
-        keep=[tuple(b) for b in keep],
-        extra=[tuple(b) for b in extra_boxes],
-        removed=[tuple(b) for b in removed_boxes],
+        keep=list(edits.keep), extra=list(edits.extra_boxes), removed=list(edits.removed_boxes)
     )
-    return figure.erase(doc, page, strokes)
+    return figure.erase(doc, page, edits.mask_strokes)

@@ -42,8 +42,8 @@ from labeler.erase.lines import (
     thin_dark_mask,
     walk,
 )
+from labeler.pdf.geometry import PixelBox
 
-Box = tuple[int, int, int, int]
 FILL_MODES = ("auto", "white", "inpaint")
 
 #: RGB distance from the background colour above which a pixel is ink (JPEG noise
@@ -166,7 +166,7 @@ class _Window:
     thin: np.ndarray  # thin dark strokes
     near: np.ndarray  # within ``margin`` of the region
     margin: int  # ring width around the region where lines are looked for
-    boxes: list[Box]
+    boxes: list[PixelBox]
 
     @property
     def ring(self) -> np.ndarray:
@@ -181,7 +181,7 @@ class _Window:
 
 
 def _window(
-    rgb: np.ndarray, labels: np.ndarray, thin: np.ndarray, region: np.ndarray, boxes: list[Box]
+    rgb: np.ndarray, labels: np.ndarray, thin: np.ndarray, region: np.ndarray, boxes: list[PixelBox]
 ) -> _Window:
     """Cut the window around ``region``: the ring plus room to check lines beyond it."""
     margin = int(np.clip(round(0.6 * float(np.median([b[3] - b[1] for b in boxes]))), 8, 30))
@@ -448,7 +448,7 @@ def _stub_end(thin: np.ndarray, core: np.ndarray, line: _Line) -> Point:
     return ahead(line.entry, line.u, stop)
 
 
-def _text_cores(glyphs: np.ndarray, boxes: list[Box], origin: tuple[int, int]) -> np.ndarray:
+def _text_cores(glyphs: np.ndarray, boxes: list[PixelBox], origin: tuple[int, int]) -> np.ndarray:
     """Per box, the tight rectangle around its glyph ink (leaders stop there)."""
     core = np.zeros(glyphs.shape, bool)
     ox, oy = origin
@@ -512,7 +512,7 @@ def _check_image(rgb: np.ndarray) -> None:
         raise ValueError(f"expected an H×W×3 uint8 RGB array, got dtype {rgb.dtype}")
 
 
-def _clamp(box: Sequence[float], shape: tuple[int, ...]) -> Box | None:
+def _clamp(box: Sequence[float], shape: tuple[int, ...]) -> PixelBox | None:
     """Integer box clipped to the image; None when nothing of it is left."""
     if len(box) != 4:
         raise ValueError(f"a box is (x0, y0, x1, y1), got {box!r}")
@@ -521,17 +521,17 @@ def _clamp(box: Sequence[float], shape: tuple[int, ...]) -> Box | None:
     return (x0, y0, x1, y1) if x1 > x0 and y1 > y0 else None
 
 
-def _label_mask(shape: tuple[int, ...], boxes: list[Box]) -> np.ndarray:
+def _label_mask(shape: tuple[int, ...], boxes: list[PixelBox]) -> np.ndarray:
     mask = np.zeros(shape[:2], bool)
     for x0, y0, x1, y1 in boxes:
         mask[y0:y1, x0:x1] = True
     return mask
 
 
-def _regions(labels: np.ndarray, boxes: list[Box]) -> list[tuple[np.ndarray, list[Box]]]:
+def _regions(labels: np.ndarray, boxes: list[PixelBox]) -> list[tuple[np.ndarray, list[PixelBox]]]:
     """Groups of overlapping or touching boxes, each with its pixel mask."""
     _, comp = cv2.connectedComponents(labels.astype(np.uint8), connectivity=8)
-    groups: dict[int, list[Box]] = {}
+    groups: dict[int, list[PixelBox]] = {}
     for box in boxes:
         groups.setdefault(int(comp[box[1], box[0]]), []).append(box)
     return [(comp == k, members) for k, members in groups.items()]

@@ -14,9 +14,7 @@ import numpy as np
 import pymupdf
 
 from labeler.harvest.fragments import Fragment, merge_on_lines
-from labeler.pdf.geometry import Box, center_in
-
-PixelBox = tuple[int, int, int, int]
+from labeler.pdf.geometry import Box, PixelBox, center_in
 
 
 @dataclass(frozen=True)

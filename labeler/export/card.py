@@ -26,6 +26,7 @@ from labeler.export.schema import (
     SAMPLE_ROWS,
     Field,
 )
+from labeler.lexicon_sources import ATTRIBUTION
 from labeler.prompts import CONDITIONS, build_prompt
 
 TAGS = (
@@ -59,7 +60,8 @@ def render_card(
     info: CardInfo, results: Sequence[Row], items: Sequence[Row], results_bytes: int
 ) -> str:
     """The full README.md text."""
-    return _front_matter(info, len(results), results_bytes) + _body(info, results, items)
+    body = _body(info, results, items) + ATTRIBUTION
+    return _front_matter(info, len(results), results_bytes) + body
 
 
 def _q(text: str) -> str:

@@ -3,8 +3,9 @@
 Two steps, each one transaction (a bad file imports nothing):
 
 * :func:`import_items` creates items from an ``items.jsonl``: subject, tier,
-  pattern, the key (names and marker letters) and, as per-item lexicon rows,
-  the ``lexicon`` rows the publisher scored the item with. Each item keeps
+  pattern, the key (names, marker letters, alternatives and notes) and, as
+  per-item lexicon rows, the other ``lexicon`` rows the publisher scored the
+  item with. Each item keeps
   its public ID, so the project must use the same ID prefix. Items whose
   public ID the project already has are left alone.
 * :func:`import_results` attaches ``results.jsonl`` rows to items by public ID
@@ -32,7 +33,8 @@ from labeler.export.validate import READING, validate_items, validate_results
 from labeler.results import key_names, project_lexicon
 from labeler.scoring import score_names
 from labeler.scoring.rescore import read_results
-from labeler.store import KeyEntry, NewResponse, Project
+from labeler.store import KeyEntry, NewItem, NewResponse, Project
+from labeler.store.records import alternative_rows
 
 MAX_LISTED = 10
 IMPORT_NOTE = "imported from a published items.jsonl"
@@ -77,22 +79,57 @@ def _check_prefix(project: Project, rows: list[dict[str, Any]], path: Path) -> N
         )
 
 
-def key_entries(key: list[str], markers: dict[str, str | None] | None) -> list[KeyEntry]:
-    """A key from published names and marker letters (unnamed markers go last)."""
+def key_entries(
+    key: list[str],
+    markers: dict[str, str | None] | None,
+    alternatives: dict[str, list[str]] | None = None,
+    notes: dict[str, str] | None = None,
+) -> list[KeyEntry]:
+    """A key from published names, marker letters, alternatives and notes (unnamed markers last)."""
     letters: dict[str, list[str]] = {}
     for letter, name in (markers or {}).items():
         if name is not None:
             letters.setdefault(name, []).append(letter)
-    entries = [KeyEntry(n, marker=(letters.get(n) or [None]).pop(0)) for n in key]
+    alternatives, notes = alternatives or {}, notes or {}
+    entries = [
+        KeyEntry(
+            n,
+            marker=letters[n].pop(0) if letters.get(n) else None,
+            alternatives=tuple(alternatives.get(n, ())),
+            note=notes.get(n, ""),
+        )
+        for n in key
+    ]
     entries += [KeyEntry("", marker=m) for m, n in (markers or {}).items() if n is None]
     return entries
+
+
+def with_key_text(row: Any) -> Any:
+    """A row from before ``alternatives`` and ``key_notes`` existed, with them empty.
+
+    Exports made before key entries had alternatives and notes stay importable;
+    any other shape is left for the validator to report.
+    """
+    if not isinstance(row, dict) or "alternatives" in row or "key_notes" in row:
+        return row
+    if not isinstance(row.get("key_names"), list) or list(row).count("synonyms") != 1:
+        return row
+    out: dict[str, Any] = {}
+    for name, value in row.items():
+        out[name] = value
+        if name == "synonyms":
+            names = [n for n in row["key_names"] if isinstance(n, str)]
+            out["alternatives"] = {n: [] for n in names}
+            out["key_notes"] = {n: "" for n in names}
+    return out
 
 
 def import_items(project: Project, path: str | os.PathLike[str]) -> ItemsImport:
     """Create the items of a published ``items.jsonl`` (see the module docstring)."""
     path = Path(path)
-    rows = read_results(path)
-    check_rows(rows, path)
+    published = read_results(path)
+    check_rows(published, path)
+    rows = [with_key_text(row) for row in published]
     _check_prefix(project, rows, path)
     validate_items(rows, project.id_prefix, READING)
     known = internal_ids_by_public(project)
@@ -103,17 +140,24 @@ def import_items(project: Project, path: str | os.PathLike[str]) -> ItemsImport:
             if public in known:
                 present.append(public)
                 continue
+            key = key_entries(
+                row["key_names"], row["markers"], row["alternatives"], row["key_notes"]
+            )
             item = project.items.add(
-                subject=row["subject"],
-                tier=row["tier"],
-                pattern=row["pattern"],
-                status="ready",
-                notes=IMPORT_NOTE,
-                key=key_entries(row["key_names"], row["markers"]),
+                NewItem(
+                    subject=row["subject"],
+                    tier=row["tier"],
+                    pattern=row["pattern"],
+                    status="ready",
+                    notes=IMPORT_NOTE,
+                    key=key,
+                )
             )
             set_public_number(project, item.id, parse_public_id(project.id_prefix, public))
+            printed = set(alternative_rows(key))  # the key's own rows: kept as alternatives
             for canonical, synonym, relation in row["lexicon"]:
-                project.lexicon.add(canonical, synonym, relation, item_id=item.id)
+                if (canonical, synonym, relation) not in printed:
+                    project.lexicon.add(canonical, synonym, relation, item_id=item.id)
             created.append(public)
     return ItemsImport(created=created, already_present=present)
 

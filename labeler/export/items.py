@@ -1,13 +1,16 @@
 """items.jsonl rows: one per exported item, with what others need to re-score.
 
-Besides the key, each row lists, per key name, every lexicon name the scorer
-accepted as the same part (``synonyms``) and every name a ``distinct`` row kept
-apart from it (``distinct``) — for people. For programs, ``lexicon`` holds the
-rows that bear on the item: every row of every synonym group that one of its
-key or predicted names falls in, and of every group a ``distinct`` row sets
-against those. Predicted names matter too: two answers in one group count once.
-Loaded as per-item rows, they reproduce every score exactly, which makes a
-published export re-scorable and importable (:mod:`labeler.export.importer`).
+Besides the key, each row lists, per key name, the other names printed with it
+(``alternatives``, e.g. "eardrum" for "Tympanic membrane (eardrum)") and the
+printed text that is not a name (``key_notes``), every lexicon name the scorer
+accepted as the same part (``synonyms``, which include the alternatives) and
+every name a ``distinct`` row kept apart from it (``distinct``) — for people.
+For programs, ``lexicon`` holds the rows that bear on the item: every row of
+every synonym group that one of its key or predicted names falls in, and of
+every group a ``distinct`` row sets against those. Predicted names matter too:
+two answers in one group count once. Loaded as per-item rows, they reproduce
+every score exactly, which makes a published export re-scorable and importable
+(:mod:`labeler.export.importer`).
 """
 
 from __future__ import annotations
@@ -83,6 +86,23 @@ def markers(entries: Sequence[KeyEntry]) -> dict[str, str | None] | None:
     return {m: found[m] for m in sorted(found, key=lambda m: (len(m), m))} or None
 
 
+def printed_with(entries: Sequence[KeyEntry]) -> tuple[dict[str, list[str]], dict[str, str]]:
+    """Key name -> its alternatives, and key name -> its note, for every key name.
+
+    A name that appears twice in a key (two arrows to one part) gets the
+    alternatives and notes of both, each once, in key order.
+    """
+    alternatives: dict[str, list[str]] = {}
+    notes: dict[str, list[str]] = {}
+    for e in entries:
+        if e.name:
+            mine = alternatives.setdefault(e.name, [])
+            mine += [a for a in e.alternatives if a not in mine]
+            said = notes.setdefault(e.name, [])
+            said += [e.note] if e.note and e.note not in said else []
+    return alternatives, {n: "; ".join(v) for n, v in notes.items()}
+
+
 def mean_f1(cells: Iterable[ScoredCell]) -> dict[str, float | None]:
     """Per condition, the mean F1 over models (fixed summation order, so re-exports match)."""
     by_condition: dict[str, list[tuple[str, float]]] = defaultdict(list)
@@ -106,6 +126,7 @@ def item_row(
 ) -> Row:
     """The published row of one item (no source, page, clip or internal id)."""
     names = list(key_names(entries))
+    alternatives, notes = printed_with(entries)
     return {
         "item_id": public_id,
         "subject": item.subject,
@@ -115,6 +136,8 @@ def item_row(
         "key_names": names,
         "markers": markers(entries),
         "synonyms": {n: terms.synonyms(n) for n in names},
+        "alternatives": alternatives,
+        "key_notes": notes,
         "distinct": {n: terms.distinct(n) for n in names},
         "lexicon": terms.relevant_rows([*names, *(p for c in cells for p in c.predicted_names)]),
         "unsolved_core": flags.unsolved_core,

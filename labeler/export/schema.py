@@ -58,6 +58,18 @@ ITEM_FIELDS: tuple[Field, ...] = (
         "Key name → every other name the scorer accepted as the same part",
     ),
     Field(
+        "alternatives",
+        "map[string, list[string]]",
+        "Key name → the other names printed with it in the figure (`eardrum` for "
+        "`Tympanic membrane (eardrum)`); scored as the same part, so also in `synonyms`",
+    ),
+    Field(
+        "key_notes",
+        "map[string, string]",
+        "Key name → printed text that is not a name (`cut`, `I-XII`, a gloss); "
+        "empty if none; never scored",
+    ),
+    Field(
         "distinct",
         "map[string, list[string]]",
         "Key name → names the scorer was told are a different part "

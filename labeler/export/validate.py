@@ -64,6 +64,7 @@ CHECKS: dict[str, Callable[[Any], bool]] = {
         v is None or _is_map(lambda x: x is None or _is_str(x))(v)
     ),
     "map[string, list[string]]": _is_map(_is_names),
+    "map[string, string]": _is_map(_is_str),
     "map[string, float64|null]": _is_map(lambda x: x is None or _is_float(x)),
     "list[[string, string, string]]": lambda v: (
         isinstance(v, list)
@@ -146,7 +147,7 @@ def validate_items(rows: Sequence[Any], prefix: str, context: str = WRITING) -> 
             problems.add(where, "the item has no answer key; add key names or mark it excluded")
         if row["n_key"] > len(row["key_names"]):
             problems.add(where, "n_key is larger than the number of key names")
-        for name in ("synonyms", "distinct"):
+        for name in ("synonyms", "distinct", "alternatives", "key_notes"):
             if set(row[name]) != set(row["key_names"]):
                 problems.add(where, f"{name!r} must have one entry per key name")
         for letter, name in (row["markers"] or {}).items():

@@ -1,6 +1,9 @@
 """Box arithmetic shared by harvest, erasure and figure proposals.
 
-Boxes are ``(x0, y0, x1, y1)`` tuples, in points or pixels alike.
+Boxes are ``(x0, y0, x1, y1)`` tuples. Two types say which unit a box is in, because
+mixing them is a silent factor-of-zoom bug: :data:`Box` is in PDF points of the page
+(top-left origin, what items, keys and edits store) and :data:`PixelBox` in the pixels of
+a rendered image. The arithmetic below works on either.
 """
 
 from __future__ import annotations
@@ -8,7 +11,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 
-Box = tuple[float, float, float, float]
+Box = tuple[float, float, float, float]  # PDF points, top-left origin
+PixelBox = tuple[int, int, int, int]  # pixels of a rendered image
 Point = tuple[float, float]
 
 
@@ -43,6 +47,17 @@ def first_containing(
 def overlaps(a: Sequence[float], b: Sequence[float]) -> bool:
     """True when the boxes share any point (touching counts)."""
     return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
+def overlap_share(a: Sequence[float], b: Sequence[float]) -> float:
+    """Intersection over union of two boxes (0 when they do not overlap, 1 when equal)."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    inter = w * h
+    area = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / area if area > 0 else 0.0
 
 
 def grown(box: Sequence[float], by: float) -> Box:

@@ -25,6 +25,7 @@ from labeler.providers.base import (
     classify_http_status,
 )
 from labeler.providers.config import ModelConfig
+from labeler.usage import Usage
 
 _TRUNCATING = {"max_tokens", "model_context_window_exceeded"}
 
@@ -91,15 +92,12 @@ class AnthropicProvider(Provider):
 
 def _to_result(message) -> CallResult:
     usage = message.usage
-    tokens = {
-        "input_tokens": getattr(usage, "input_tokens", None),
-        "output_tokens": getattr(usage, "output_tokens", None),
-    }
+    tokens = Usage(getattr(usage, "input_tokens", None), getattr(usage, "output_tokens", None))
     text = "".join(block.text for block in message.content if block.type == "text")
     stop = message.stop_reason
     if stop == "refusal":
-        return CallResult(REFUSED, text or None, stop, **tokens)
+        return CallResult(REFUSED, text or None, stop, usage=tokens)
     if not text.strip():
-        return CallResult(EMPTY, "", stop, **tokens)
+        return CallResult(EMPTY, "", stop, usage=tokens)
     status = TRUNCATED if stop in _TRUNCATING else OK
-    return CallResult(status, text, stop, **tokens)
+    return CallResult(status, text, stop, usage=tokens)

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import abc
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from labeler.status import RESPONSE_STATUSES, ResponseStatus
+from labeler.usage import Usage
 
 # Statuses a provider can report. ``parse_error`` is decided later by the runner,
 # when an ``ok`` answer's text does not parse.
@@ -54,19 +55,12 @@ class CallRequest:
 
 @dataclass(frozen=True)
 class CallResult:
-    """The normalised outcome of one call.
-
-    ``output_tokens`` counts every generated token billed as output, reasoning
-    included; ``reasoning_tokens`` is the part of it spent on reasoning (``None``
-    when the provider does not say).
-    """
+    """The normalised outcome of one call, with the tokens it used (see :class:`Usage`)."""
 
     status: str
     text: str | None
     finish_reason: str | None
-    input_tokens: int | None = None
-    output_tokens: int | None = None
-    reasoning_tokens: int | None = None
+    usage: Usage = field(default_factory=Usage)
     latency_s: float = 0.0
     error: str | None = None
 

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from statistics import median
 
 from labeler.providers.base import OK, CallRequest, CallResult, Provider
+from labeler.usage import Usage
 
 # Words that say nothing about which parts a figure has.
 _STOPWORDS = frozenset(
@@ -66,4 +67,4 @@ class SubjectPriorBaseline(Provider):
             "diagram_is": request.subject if request.condition != "blind" else "",
             "labels": [{"name": name, "location_hint": ""} for name in names],
         }
-        return CallResult(OK, json.dumps(answer, ensure_ascii=False), "stop", 0, 0, 0)
+        return CallResult(OK, json.dumps(answer, ensure_ascii=False), "stop", Usage(0, 0, 0))

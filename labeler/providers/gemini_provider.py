@@ -23,6 +23,7 @@ from labeler.providers.base import (
     classify_http_status,
 )
 from labeler.providers.config import ModelConfig
+from labeler.usage import Usage
 
 _REFUSING = {
     "SAFETY",
@@ -117,24 +118,20 @@ def _to_result(response) -> CallResult:
     visible = getattr(usage, "candidates_token_count", None)
     thoughts = getattr(usage, "thoughts_token_count", None)
     output = None if visible is None and thoughts is None else (visible or 0) + (thoughts or 0)
-    tokens = {
-        "input_tokens": getattr(usage, "prompt_token_count", None),
-        "output_tokens": output,
-        "reasoning_tokens": thoughts,
-    }
+    tokens = Usage(getattr(usage, "prompt_token_count", None), output, thoughts)
     feedback = response.prompt_feedback
     block = _name(getattr(feedback, "block_reason", None))
     if block:
-        return CallResult(REFUSED, None, f"blockReason:{block}", **tokens)
+        return CallResult(REFUSED, None, f"blockReason:{block}", usage=tokens)
     if not response.candidates:
-        return CallResult(EMPTY, "", None, **tokens)
+        return CallResult(EMPTY, "", None, usage=tokens)
     candidate = response.candidates[0]
     finish = _name(candidate.finish_reason)
     parts = (candidate.content.parts if candidate.content else None) or []
     text = "".join(p.text for p in parts if p.text and not p.thought)
     if finish in _REFUSING:
-        return CallResult(REFUSED, text or None, finish, **tokens)
+        return CallResult(REFUSED, text or None, finish, usage=tokens)
     if not text.strip():
-        return CallResult(EMPTY, "", finish, **tokens)
+        return CallResult(EMPTY, "", finish, usage=tokens)
     status = TRUNCATED if finish == "MAX_TOKENS" else OK
-    return CallResult(status, text, finish, **tokens)
+    return CallResult(status, text, finish, usage=tokens)

@@ -30,6 +30,7 @@ from labeler.providers.base import (
 )
 from labeler.providers.config import ModelConfig
 from labeler.providers.images import data_url
+from labeler.usage import Usage
 
 
 class OpenAIProvider(Provider):
@@ -94,21 +95,21 @@ def _to_result(response: dict) -> CallResult:
     """Map the JSON of a chat completion; tolerant of the nulls local servers send."""
     usage = response.get("usage") or {}
     details = usage.get("completion_tokens_details") or {}
-    tokens = {
-        "input_tokens": usage.get("prompt_tokens"),
-        "output_tokens": usage.get("completion_tokens"),
-        "reasoning_tokens": details.get("reasoning_tokens"),
-    }
+    tokens = Usage(
+        usage.get("prompt_tokens"),
+        usage.get("completion_tokens"),
+        details.get("reasoning_tokens"),
+    )
     choices = response.get("choices") or []
     if not choices:
-        return CallResult(API_ERROR, None, None, error="response has no choices", **tokens)
+        return CallResult(API_ERROR, None, None, error="response has no choices", usage=tokens)
     finish = choices[0].get("finish_reason")
     message = choices[0].get("message") or {}
     text = message.get("content") or ""
     refusal = message.get("refusal")
     if refusal or finish == "content_filter":
-        return CallResult(REFUSED, refusal or text or None, finish, **tokens)
+        return CallResult(REFUSED, refusal or text or None, finish, usage=tokens)
     if not text.strip():
-        return CallResult(EMPTY, "", finish, **tokens)
+        return CallResult(EMPTY, "", finish, usage=tokens)
     status = TRUNCATED if finish == "length" else OK
-    return CallResult(status, text, finish, **tokens)
+    return CallResult(status, text, finish, usage=tokens)

@@ -13,24 +13,23 @@ import math
 
 from labeler.providers.base import ImagePayload
 from labeler.providers.config import ModelConfig
+from labeler.usage import Usage
 
 # A typical answer: ~25 labels with location hints.
 TYPICAL_ANSWER_TOKENS = 600
 
 
-def call_cost(
-    model: ModelConfig, input_tokens: int | None, output_tokens: int | None
-) -> float | None:
+def call_cost(model: ModelConfig, usage: Usage) -> float | None:
     """Dollars for one call, or ``None`` when prices or token counts are missing."""
     if model.provider == "baseline":
         return 0.0
     if model.price_input_per_mtok is None or model.price_output_per_mtok is None:
         return None
-    if input_tokens is None and output_tokens is None:
+    if usage.input_tokens is None and usage.output_tokens is None:
         return None
     return (
-        (input_tokens or 0) * model.price_input_per_mtok
-        + (output_tokens or 0) * model.price_output_per_mtok
+        (usage.input_tokens or 0) * model.price_input_per_mtok
+        + (usage.output_tokens or 0) * model.price_output_per_mtok
     ) / 1_000_000
 
 
@@ -64,4 +63,4 @@ def estimate_call_cost(model: ModelConfig, prompt: str, image: ImagePayload | No
     budget = model.settings.get("thinking_budget")
     if isinstance(budget, int) and budget > 0:
         output += budget
-    return call_cost(model, input_tokens, output)
+    return call_cost(model, Usage(input_tokens, output))

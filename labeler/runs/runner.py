@@ -10,8 +10,8 @@ Calls run on one asyncio loop with the SDKs' async clients: a pool of workers
 per provider bounds concurrency, and the runner alone retries (SDK retries are
 off) with exponential back-off that honours ``Retry-After``. ``run`` is a plain
 blocking function with progress callbacks and a ``threading.Event`` for
-cancellation, so the GUI can drive it from a worker thread that opened its own
-:class:`~labeler.store.Project`.
+cancellation (both in :class:`RunOptions`), so the GUI can drive it from a child
+process (``ui/run/child.py``) that opens its own :class:`~labeler.store.Project`.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import random
 import sqlite3
 import threading
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from labeler.errors import LabelerError
@@ -48,7 +48,6 @@ from labeler.providers.images import prepare_image
 from labeler.runs import spool
 from labeler.runs.cost import call_cost, estimate_call_cost
 from labeler.runs.parse import ParsedAnswer, parse_answer
-from labeler.runs.queries import cells_with_status
 from labeler.store import NewResponse, Project
 
 DEFAULT_CONCURRENCY = 4
@@ -137,6 +136,34 @@ class RunSummary:
 ProgressCallback = Callable[[RunProgress], None]
 
 
+@dataclass(frozen=True)
+class RunRequest:
+    """What to run: which models, conditions and items, and whether failed cells go again.
+
+    ``item_ids`` None means every item that is not excluded. The plan, the stored run
+    record and ``--dry-run`` all read this one record, so they cannot disagree.
+    """
+
+    models: Sequence[ModelConfig]
+    conditions: Sequence[str] = CONDITIONS
+    item_ids: Sequence[str] | None = None
+    retry_failed: bool = False
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How to run it: calls in flight per provider, retry policy, progress and cancel hooks.
+
+    ``on_progress`` is called on the runner's thread after every stored response;
+    setting ``cancel`` stops new calls (answers in flight are still stored).
+    """
+
+    concurrency: int = DEFAULT_CONCURRENCY
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
+    on_progress: ProgressCallback | None = None
+    cancel: threading.Event | None = None
+
+
 def request_hash(
     model: ModelConfig, prompt: str, image: ImagePayload | None, settings: Mapping[str, object]
 ) -> str:
@@ -171,18 +198,13 @@ def _corpus_digest(corpus: Mapping[str, tuple[str, Sequence[str]]]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-def plan_run(
-    project: Project,
-    models: Sequence[ModelConfig],
-    conditions: Sequence[str] = CONDITIONS,
-    item_ids: Iterable[str] | None = None,
-    retry_failed: bool = False,
-) -> RunPlan:
+def plan_run(project: Project, request: RunRequest) -> RunPlan:
     """The calls a run would make, in item × model × condition order, minus finished cells.
 
     Answers spooled because an earlier run could not store them are stored first, so the
     cells they answer are not asked (and paid for) again.
     """
+    models, conditions, item_ids = request.models, request.conditions, request.item_ids
     bad = [c for c in conditions if c not in CONDITIONS]
     if bad:
         raise LabelerError(f"unknown condition(s) {bad}; use {', '.join(CONDITIONS)}")
@@ -191,7 +213,7 @@ def plan_run(
         items = [i for i in project.items.list() if i.status != "excluded"]
     else:
         items = [project.items.get(i) for i in dict.fromkeys(item_ids)]
-    done = cells_with_status(project, FINAL if retry_failed else FINAL + RETRYABLE)
+    done = project.responses.cells_with_status(FINAL if request.retry_failed else FINAL + RETRYABLE)
     corpus_digest = None
     if any(m.provider == "baseline" for m in models):
         corpus_digest = _corpus_digest(baseline_corpus(project))
@@ -241,37 +263,31 @@ def _settings(model: ModelConfig, corpus_digest: str | None) -> dict[str, object
 
 def run(
     project: Project,
-    models: Sequence[ModelConfig],
-    conditions: Sequence[str] = CONDITIONS,
-    item_ids: Iterable[str] | None = None,
-    concurrency: int | None = None,
-    retry_failed: bool = False,
-    on_progress: ProgressCallback | None = None,
-    cancel: threading.Event | None = None,
-    retry: RetryPolicy | None = None,
+    request: RunRequest,
+    options: RunOptions | None = None,
     plan: RunPlan | None = None,
 ) -> RunSummary:
-    """Plan (unless given ``plan``) and send; blocks until done or ``cancel`` is set.
+    """Plan ``request`` (unless given its ``plan``) and send; blocks until done or cancelled.
 
-    ``concurrency`` is the number of calls in flight per provider (default 4).
-    ``on_progress`` is called on this thread after every stored response. A model's
-    answer never ends a run (see ``_Sender._store``); if the project itself refuses a
-    write, no new call is sent, the answers in flight are stored, then that error is raised.
+    A model's answer never ends a run (see ``_Sender._store``); if the project itself
+    refuses a write, no new call is sent, the answers in flight are stored, then that
+    error is raised.
     """
-    if plan is None:
-        plan = plan_run(project, models, conditions, item_ids, retry_failed)
-    if concurrency is not None and concurrency < 1:
+    options = options or RunOptions()
+    if options.concurrency < 1:
         raise LabelerError("concurrency must be at least 1")
+    if plan is None:
+        plan = plan_run(project, request)
     if not plan.calls:
         return RunSummary(None, 0, 0, plan.skipped, {}, 0.0, False, plan.unrunnable)
     spool.reserve(project)
     try:
         run_id = project.responses.start_run(
             {
-                "models": [m.name for m in models],
-                "conditions": list(conditions),
-                "items": None if item_ids is None else list(item_ids),
-                "retry_failed": retry_failed,
+                "models": [m.name for m in request.models],
+                "conditions": list(request.conditions),
+                "items": None if request.item_ids is None else list(request.item_ids),
+                "retry_failed": request.retry_failed,
                 "calls": len(plan.calls),
             }
         )
@@ -281,10 +297,10 @@ def run(
         project,
         plan,
         run_id,
-        concurrency or DEFAULT_CONCURRENCY,
-        retry or RetryPolicy(),
-        on_progress,
-        cancel or threading.Event(),
+        options.concurrency,
+        options.retry,
+        options.on_progress,
+        options.cancel or threading.Event(),
     )
     try:
         cancelled = asyncio.run(sender.send_all())
@@ -450,7 +466,7 @@ def to_new_response(
         error = parsed.error
     if error is None and status == EMPTY:
         error = f"no answer text (finish_reason={result.finish_reason})"
-        reasoning, output = result.reasoning_tokens, result.output_tokens
+        reasoning, output = result.usage.reasoning_tokens, result.usage.output_tokens
         if reasoning and output and reasoning >= output:
             error += f"; reasoning used the whole output budget ({reasoning} tokens)"
     if error is None and status == REFUSED:
@@ -498,12 +514,10 @@ def _row(
         diagram_is=parsed.diagram_is,
         labels=[{"name": x.name, "location_hint": x.location_hint} for x in parsed.labels],
         parse_ok=parsed.parse_ok,
-        input_tokens=result.input_tokens,
-        output_tokens=result.output_tokens,
-        reasoning_tokens=result.reasoning_tokens,
+        usage=result.usage,
         latency_ms=round(result.latency_s * 1000, 3),
         attempts=attempts,
-        cost_usd=call_cost(call.model, result.input_tokens, result.output_tokens),
+        cost_usd=call_cost(call.model, result.usage),
         settings=dict(call.settings),
         image_width=image.width if image else None,
         image_height=image.height if image else None,

@@ -2,9 +2,9 @@
 
 import sys
 
-from labeler.demo import SAMPLE_BOOK
+from labeler.data import SAMPLE_BOOK, data_file
 from labeler.samples.book import write_sample_book
 
-target = sys.argv[1] if len(sys.argv) > 1 else SAMPLE_BOOK
+target = sys.argv[1] if len(sys.argv) > 1 else data_file(SAMPLE_BOOK)
 write_sample_book(target)
 print(f"wrote {target}")

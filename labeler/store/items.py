@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import builtins
 import hashlib
 import json
 import re
 import sqlite3
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +16,16 @@ from labeler.errors import LabelerError
 from labeler.store.assets import AssetStore
 from labeler.store.clock import now
 from labeler.store.database import transaction
-from labeler.store.records import PATTERNS, STATUSES, TIERS, Box, Item, KeyEntry, Source, dumps
+from labeler.store.records import (
+    PATTERNS,
+    STATUSES,
+    TIERS,
+    Item,
+    KeyEntry,
+    NewItem,
+    Source,
+    dumps,
+)
 
 EDITABLE_FIELDS = {"subject", "tier", "pattern", "status", "notes"}
 MARKER_RE = re.compile(r"[A-Z]")
@@ -47,6 +57,11 @@ class SourceTable:
             raise LabelerError(f"no source with id {source_id}")
         return _source(row)
 
+    def find(self, sha256: str) -> Source | None:
+        """The source holding exactly these bytes, if the project has it."""
+        row = self.db.execute("SELECT * FROM sources WHERE sha256 = ?", (sha256,)).fetchone()
+        return _source(row) if row is not None else None
+
     def all(self) -> list[Source]:
         """Every source, oldest first."""
         return [_source(r) for r in self.db.execute("SELECT * FROM sources ORDER BY id")]
@@ -64,37 +79,19 @@ class ItemTable:
         self.db = db
         self.assets = assets
 
-    def add(
-        self,
-        *,
-        source_id: int | None = None,
-        page: int | None = None,
-        clip: Box | None = None,
-        subject: str = "",
-        tier: str = "extended",
-        pattern: str = "B",
-        status: str = "draft",
-        notes: str = "",
-        dpi: int = 200,
-        question_png: bytes | None = None,
-        answer_png: bytes | None = None,
-        question_pdf: bytes | None = None,
-        erase_method: str = "",
-        erase_edits: dict[str, Any] | None = None,
-        key: Sequence[KeyEntry] = (),
-        item_id: str | None = None,
-    ) -> Item:
+    def add(self, item: NewItem) -> Item:
         """Create an item with its images and key in one transaction."""
-        _check_fields({"tier": tier, "pattern": pattern, "status": status})
-        item_id = item_id or f"it-{uuid.uuid4().hex[:12]}"
+        pattern = item.resolved_pattern
+        _check_fields({"tier": item.tier, "pattern": pattern, "status": item.status})
+        item_id = item.item_id or f"it-{uuid.uuid4().hex[:12]}"
         # Assets first: a crash leaves at most an unreferenced file, never a dangling row.
         q, a, qp = (
-            self._put(question_png, "png"),
-            self._put(answer_png, "png"),
-            self._put(question_pdf, "pdf"),
+            self._put(item.question_png, "png"),
+            self._put(item.answer_png, "png"),
+            self._put(item.question_pdf, "pdf"),
         )
         stamp = now()
-        x0, y0, x1, y1 = clip if clip else (None, None, None, None)
+        x0, y0, x1, y1 = item.clip if item.clip else (None, None, None, None)
         with transaction(self.db):
             self.db.execute(
                 "INSERT INTO items(id, source_id, page, clip_x0, clip_y0, clip_x1, clip_y1, "
@@ -103,28 +100,28 @@ class ItemTable:
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     item_id,
-                    source_id,
-                    page,
+                    item.source_id,
+                    item.page,
                     x0,
                     y0,
                     x1,
                     y1,
-                    subject,
-                    tier,
+                    item.subject,
+                    item.tier,
                     pattern,
-                    status,
-                    notes,
-                    dpi,
+                    item.status,
+                    item.notes,
+                    item.dpi,
                     q,
                     a,
                     qp,
-                    erase_method,
-                    dumps(erase_edits or {}),
+                    item.erase_method,
+                    dumps(item.erase_edits),
                     stamp,
                     stamp,
                 ),
             )
-            self._write_key(item_id, key)
+            self._write_key(item_id, item.key or ())
         return self.get(item_id)
 
     def get(self, item_id: str) -> Item:
@@ -152,6 +149,13 @@ class ItemTable:
             sql += " AND (subject LIKE ? OR notes LIKE ? OR id LIKE ?)"
             args += [f"%{search}%"] * 3
         return [_item(r) for r in self.db.execute(sql + " ORDER BY rowid", args)]
+
+    def on_page(self, source_id: int, page: int) -> builtins.list[Item]:
+        """Items cut from one page of one source, in creation order."""
+        rows = self.db.execute(
+            "SELECT * FROM items WHERE source_id = ? AND page = ? ORDER BY rowid", (source_id, page)
+        )
+        return [_item(r) for r in rows]
 
     def update(self, item_id: str, **fields: str) -> Item:
         """Change editable fields (subject, tier, pattern, status, notes)."""
@@ -205,16 +209,16 @@ class ItemTable:
         with transaction(self.db):
             self.db.execute("DELETE FROM items WHERE id = ?", (item_id,))
 
-    def key(self, item_id: str) -> list[KeyEntry]:
-        """The item's answer key in order."""
+    def key(self, item_id: str) -> builtins.list[KeyEntry]:
+        """The item's answer key in order (``builtins``: ``list`` here is the method above)."""
         rows = self.db.execute(
             "SELECT * FROM key_entries WHERE item_id = ? ORDER BY position", (item_id,)
         )
         return [_key_entry(r) for r in rows]
 
-    def keys(self) -> dict[str, list[KeyEntry]]:
+    def keys(self) -> dict[str, builtins.list[KeyEntry]]:
         """Every item's key at once (one query; for analysis and the review matrix)."""
-        out: dict[str, list[KeyEntry]] = {}
+        out: dict[str, builtins.list[KeyEntry]] = {}
         for row in self.db.execute("SELECT * FROM key_entries ORDER BY item_id, position"):
             out.setdefault(row["item_id"], []).append(_key_entry(row))
         return out
@@ -232,12 +236,28 @@ class ItemTable:
             check_marker(e.marker)
             if not e.name.strip() and not e.marker:
                 raise LabelerError("a key entry needs a name or a marker")
+            alternatives = clean_alternatives(e.name, e.alternatives)
             x0, y0, x1, y1 = e.bbox if e.bbox else (None, None, None, None)
             ax, ay = e.anchor if e.anchor else (None, None)
             self.db.execute(
                 "INSERT INTO key_entries(item_id, position, name, x0, y0, x1, y1, anchor_x, "
-                "anchor_y, marker, origin) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (item_id, position, e.name.strip(), x0, y0, x1, y1, ax, ay, e.marker, e.origin),
+                "anchor_y, marker, origin, alternatives, note) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    item_id,
+                    position,
+                    e.name.strip(),
+                    x0,
+                    y0,
+                    x1,
+                    y1,
+                    ax,
+                    ay,
+                    e.marker,
+                    e.origin,
+                    dumps(list(alternatives)),
+                    " ".join(e.note.split()),
+                ),
             )
 
     def _put(self, data: bytes | None, ext: str) -> str | None:
@@ -252,6 +272,28 @@ def check_marker(marker: str | None) -> None:
     """
     if marker is not None and not (isinstance(marker, str) and MARKER_RE.fullmatch(marker)):
         raise LabelerError(f"a marker is one letter (A, B, C … Z), not {marker!r}")
+
+
+def clean_alternatives(name: str, alternatives: Iterable[str]) -> tuple[str, ...]:
+    """Alternatives as stored: trimmed, blanks and repeats (of each other or the name) dropped.
+
+    An entry without a name cannot have alternatives: they are synonyms *of* the
+    name, and a marker-only entry would give them nothing to match.
+    """
+    if isinstance(alternatives, str):
+        raise LabelerError("alternatives are a list of names, not one string")
+    seen = {name.strip().casefold()}
+    out = []
+    for alternative in alternatives:
+        if not isinstance(alternative, str):
+            raise LabelerError(f"an alternative is a name, not {alternative!r}")
+        alternative = " ".join(alternative.split())
+        if alternative and alternative.casefold() not in seen:
+            seen.add(alternative.casefold())
+            out.append(alternative)
+    if out and not name.strip():
+        raise LabelerError("a key entry with alternatives needs a name; type the name first")
+    return tuple(out)
 
 
 def _check_fields(fields: dict[str, str]) -> None:
@@ -297,4 +339,6 @@ def _key_entry(row: sqlite3.Row) -> KeyEntry:
         anchor=None if anchor[0] is None else anchor,
         marker=row["marker"],
         origin=row["origin"],
+        alternatives=tuple(json.loads(row["alternatives"])),
+        note=row["note"],
     )

@@ -8,9 +8,14 @@ a new record.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from labeler.usage import Usage
+
+# PDF points, top-left origin, like labeler.pdf.geometry.Box (the store sits below pdf, so it
+# names the type itself); the store keeps no pixel boxes.
 Box = tuple[float, float, float, float]
 Point = tuple[float, float]
 
@@ -35,13 +40,26 @@ class Source:
 
 @dataclass(frozen=True)
 class KeyEntry:
-    """One answer-key name, with where it was printed and what it points at."""
+    """One answer-key name, with where it was printed and what it points at.
+
+    ``alternatives`` are other names of the same part printed with it ("eardrum"
+    for "Tympanic membrane (eardrum)"): answers using them are correct, so they
+    score as ``same`` synonyms of ``name`` for this item. ``note`` is printed text
+    that is not a name ("cut", "I-XII"); it is shown to curators, never scored.
+    """
 
     name: str
     bbox: Box | None = None
     anchor: Point | None = None
     marker: str | None = None
     origin: str = "manual"
+    alternatives: tuple[str, ...] = ()
+    note: str = ""
+
+
+def alternative_rows(entries: Iterable[KeyEntry]) -> tuple[tuple[str, str, str], ...]:
+    """The key's alternatives as per-item lexicon rows ``(name, alternative, "same")``."""
+    return tuple((e.name, alt, "same") for e in entries if e.name for alt in e.alternatives)
 
 
 @dataclass(frozen=True)
@@ -66,6 +84,40 @@ class Item:
     created_at: str
     updated_at: str
     warning: str = ""  # its page lost its text or renders blank (labeler/pdf/damage.py)
+
+
+@dataclass(frozen=True)
+class NewItem:
+    """What a curator, an importer or a script hands the store to create an item.
+
+    Ids and timestamps are added there. None means "not given": ``pattern`` then follows
+    the curator's rule (C when the key has markers, else B), ``key`` is empty (curation
+    harvests one instead) and ``item_id`` is drawn fresh.
+    """
+
+    source_id: int | None = None
+    page: int | None = None
+    clip: Box | None = None
+    subject: str = ""
+    tier: str = "extended"
+    pattern: str | None = None
+    status: str = "draft"
+    notes: str = ""
+    dpi: int = 200
+    question_png: bytes | None = None
+    answer_png: bytes | None = None
+    question_pdf: bytes | None = None
+    erase_method: str = ""
+    erase_edits: dict[str, Any] = field(default_factory=dict)  # EraseEdits.to_json()
+    key: Sequence[KeyEntry] | None = None
+    item_id: str | None = None
+
+    @property
+    def resolved_pattern(self) -> str:
+        """The pattern stored: as given, or C when the key has markers, else B."""
+        if self.pattern is not None:
+            return self.pattern
+        return "C" if any(entry.marker for entry in self.key or ()) else "B"
 
 
 @dataclass(frozen=True)
@@ -101,6 +153,11 @@ class Response:
     asked_image: str | None = None  # the item's question image asset then
 
     @property
+    def usage(self) -> Usage:
+        """The stored token counts as the record the providers report."""
+        return Usage(self.input_tokens, self.output_tokens, self.reasoning_tokens)
+
+    @property
     def predicted_names(self) -> list[str]:
         """The names the model gave, in its order (what the scorer sees)."""
         return [str(label.get("name", "")).strip() for label in self.labels if label.get("name")]
@@ -120,9 +177,7 @@ class NewResponse:
     diagram_is: str | None = None
     labels: list[dict[str, str]] = field(default_factory=list)
     parse_ok: bool = False
-    input_tokens: int | None = None
-    output_tokens: int | None = None
-    reasoning_tokens: int | None = None
+    usage: Usage = field(default_factory=Usage)  # stored as three token columns
     latency_ms: float | None = None
     attempts: int = 1
     cost_usd: float | None = None

@@ -21,6 +21,8 @@ from labeler.store.records import NewResponse, Response, dumps
 
 _JSON_COLUMNS = {"labels": "labels_json", "settings": "settings_json"}
 
+Cell = tuple[str, str, str, str]  # item_id, model, condition, request_hash
+
 
 class ResponseTable:
     """Record and query responses; one transaction per recorded response."""
@@ -46,6 +48,7 @@ class ResponseTable:
         if response.status not in RESPONSE_STATUSES:
             raise LabelerError(f"unknown response status {response.status!r}")
         values = dataclasses.asdict(response)
+        values.update(values.pop("usage"))  # one column per token count
         columns, params = [], []
         for name, value in values.items():
             if name in _JSON_COLUMNS:
@@ -93,6 +96,23 @@ class ResponseTable:
             (item_id, model, condition),
         )
         return [_response(r) for r in rows]
+
+    def cells_with_status(self, statuses: Iterable[str]) -> set[Cell]:
+        """(item, model, condition, request hash) of every response in one of ``statuses``.
+
+        Resume is decided per cell *and* hash: the same request text for another
+        cell (two items with identical subject and image) must not count as done.
+        """
+        statuses = list(statuses)
+        if not statuses:
+            return set()
+        marks = ", ".join("?" for _ in statuses)
+        rows = self.db.execute(
+            "SELECT DISTINCT item_id, model, condition, request_hash FROM responses"
+            f" WHERE status IN ({marks})",
+            statuses,
+        )
+        return {(r[0], r[1], r[2], r[3]) for r in rows}
 
     def models(self) -> list[str]:
         """Every model with at least one stored response."""

@@ -129,6 +129,12 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE responses ADD COLUMN asked_subject TEXT;
     ALTER TABLE responses ADD COLUMN asked_image TEXT;
     """,
+    # 3: a key entry's alternatives (other names printed with it, JSON list) and note
+    # (printed text that is not a name), split from labels like "Aorta (cut)"
+    """
+    ALTER TABLE key_entries ADD COLUMN alternatives TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE key_entries ADD COLUMN note TEXT NOT NULL DEFAULT '';
+    """,
     # 7: damage MuPDF survived silently, shown to the curator (labeler/pdf/damage.py):
     # a source MuPDF had to repair, an item whose page lost its text or renders blank
     """

@@ -15,7 +15,7 @@ from labeler.data import STARTER_LEXICON, data_file
 from labeler.lexicon import Lexicon
 from labeler.runs.parse import parse_answer
 from labeler.scoring import score_names
-from labeler.store import NewResponse, Project
+from labeler.store import NewItem, NewResponse, Project
 
 KEY = ["aorta", "left ventricle", "right atrium", "pulmonary artery", "mitral valve"]
 GOOD = json.dumps(
@@ -82,7 +82,7 @@ def test_every_mutated_answer_can_be_stored_as_received(tmp_path_factory, raw):
 
     folder = tmp_path_factory.mktemp("p")
     with Project.create(folder, name="m") as project:
-        project.items.add(item_id="heart", subject="the human heart", key=[])
+        project.items.add(NewItem(item_id="heart", subject="the human heart", key=[]))
         answer = parse_answer(raw)
         project.responses.record(
             NewResponse(

@@ -5,7 +5,7 @@ from attack_support import cli
 from hostile_docs import blank_page_pdf, repaired_pdf, small_pdf, unreadable_text_pdf
 
 from labeler.curation import add_item_from_document, item_as_json
-from labeler.store import Project
+from labeler.store import NewItem, Project
 
 CASES = {
     "repaired": (repaired_pdf, "source", "had to repair this PDF"),
@@ -20,7 +20,7 @@ def test_damaged_documents_give_items_with_a_stored_warning(tmp_path, case):
     pdf = tmp_path / f"{case}.pdf"
     pdf.write_bytes(build())
     with Project.create(tmp_path / "p", name="d") as project:
-        item = add_item_from_document(project, pdf, 1, subject="the heart")
+        item = add_item_from_document(project, pdf, 1, item=NewItem(subject="the heart"))
         source = project.sources.get(item.source_id)
         stored = source.warning if where == "source" else project.items.get(item.id).warning
         assert needle in stored
@@ -33,7 +33,7 @@ def test_a_clean_document_gives_no_warning(tmp_path):
     pdf = tmp_path / "clean.pdf"
     pdf.write_bytes(small_pdf())
     with Project.create(tmp_path / "p", name="d") as project:
-        item = add_item_from_document(project, pdf, 1, subject="the heart")
+        item = add_item_from_document(project, pdf, 1, item=NewItem(subject="the heart"))
         assert item.warning == "" and project.sources.get(item.source_id).warning == ""
         assert item_as_json(project, item)["warnings"] == []
         assert {e.name for e in project.items.key(item.id)} == {"aorta", "left ventricle"}

@@ -13,7 +13,7 @@ from attack_support import fill
 from labeler.prompts import CONDITIONS
 from labeler.providers.config import load_models
 from labeler.runs import spool
-from labeler.runs.runner import RetryPolicy, run
+from labeler.runs.runner import RetryPolicy, RunOptions, RunRequest, run
 from labeler.runs.spool import StoreWriteFailed
 from tests.runs.runs_loopback import API_KEY, LoopbackServer
 from tests.runs.runs_support import ITEMS, KEY_ENV, make_project, models_toml
@@ -43,7 +43,11 @@ def _fault_then_rerun(project, models, fault, clear, needle):
             fault()
 
     with pytest.raises(StoreWriteFailed, match=needle) as err:
-        run(project, models, CONDITIONS, retry=FAST, concurrency=2, on_progress=on_progress)
+        run(
+            project,
+            RunRequest(models),
+            RunOptions(concurrency=2, retry=FAST, on_progress=on_progress),
+        )
     assert "are stored (not asked again) the next time you run" in str(err.value)
     spooled = sorted(spool.spool_folder(project).glob("*.json"))
     clear()
@@ -56,7 +60,7 @@ def _assert_nothing_lost(project, server, models, spooled):
     assert spooled, "the fault struck while answers were arriving"
     stored = project.db.execute("SELECT COUNT(*) FROM responses").fetchone()[0]
     assert stored + len(spooled) == len(server.seen)
-    again = run(project, models, CONDITIONS, retry=FAST)
+    again = run(project, RunRequest(models), RunOptions(retry=FAST))
     assert again.skipped == stored + len(spooled)
     assert project.db.execute("SELECT COUNT(*) FROM responses").fetchone()[0] == CELLS
     assert len(server.seen) == CELLS and set(server.counts.values()) == {1}  # none re-paid
@@ -102,7 +106,7 @@ def test_a_full_disk_mid_run_spools_the_answers_and_the_next_run_stores_them(
 def test_a_spooled_answer_already_stored_is_not_stored_twice(tmp_path, server):
     project = make_project(tmp_path / "p")
     models = _models(tmp_path, server)
-    run(project, models, ["told"], retry=FAST, item_ids=["heart"])
+    run(project, RunRequest(models, ["told"], ["heart"]), RunOptions(retry=FAST))
     (response,) = project.responses.latest()
     # a crash between the commit and the unlink leaves the file of a stored answer behind
     from dataclasses import asdict, fields

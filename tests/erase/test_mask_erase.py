@@ -10,12 +10,13 @@ from pathlib import Path
 import numpy as np
 import pymupdf
 import pytest
-from erase_fixtures import decode
 
 from labeler.curation import add_item_from_document, reerase_item
 from labeler.erase import erase_figure
+from labeler.erase.edits import EraseEdits
 from labeler.errors import LabelerError
 from labeler.store import Project
+from tests.erase.erase_fixtures import decode
 
 DPI = 200
 SCALE = 72 / DPI  # points per pixel: the pasted image is laid 1:1 on the render grid
@@ -75,7 +76,7 @@ def figure_pdf(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def erased(figure_pdf: Path):
     strokes = [_stroke_over(WHITE_BLOB), _stroke_over(BLUE_BLOB)]
     with pymupdf.open(figure_pdf) as doc:
-        return erase_figure(doc, 1, dpi=DPI, mask_strokes=strokes)
+        return erase_figure(doc, 1, dpi=DPI, edits=EraseEdits.from_json({"mask_strokes": strokes}))
 
 
 def test_painted_smudges_become_background_and_nothing_else_changes(erased):
@@ -113,7 +114,7 @@ def test_bad_strokes_are_refused_with_a_clear_error(figure_pdf: Path):
             ([[1, 2]], "mask stroke is"),
         ):
             with pytest.raises(LabelerError, match=words.replace("[", r"\[")):
-                erase_figure(doc, 1, dpi=DPI, mask_strokes=bad)
+                erase_figure(doc, 1, dpi=DPI, edits=EraseEdits.from_json({"mask_strokes": bad}))
 
 
 def test_strokes_round_trip_through_the_project(tmp_path: Path, figure_pdf: Path):
@@ -122,17 +123,22 @@ def test_strokes_round_trip_through_the_project(tmp_path: Path, figure_pdf: Path
     with Project.create(tmp_path / "p", name="Mask") as project:
         with pytest.raises(LabelerError):
             add_item_from_document(
-                project, figure_pdf, 1, edits={"mask_strokes": [{"width": -1, "points": [[0, 0]]}]}
+                project,
+                figure_pdf,
+                1,
+                edits=EraseEdits.from_json({"mask_strokes": [{"width": -1, "points": [[0, 0]]}]}),
             )
         assert project.items.list() == []  # a bad edit stores nothing
-        item = add_item_from_document(project, figure_pdf, 1, edits={"mask_strokes": [stroke]})
+        item = add_item_from_document(
+            project, figure_pdf, 1, edits=EraseEdits.from_json({"mask_strokes": [stroke]})
+        )
         assert item.erase_edits == {"mask_strokes": [stroke]}
         assert item.erase_method == "mask"
         assert (decode(project.assets.read(item.question_asset))[blob] == 255).all()
-        unmasked, _ = reerase_item(project, item.id, {})
+        unmasked, _ = reerase_item(project, item.id, EraseEdits())
         assert unmasked.erase_edits == {}
         assert (decode(project.assets.read(unmasked.question_asset))[blob] < 100).all()
-        reerase_item(project, item.id, {"mask_strokes": [stroke], "keep": []})
+        reerase_item(project, item.id, EraseEdits.from_json({"mask_strokes": [stroke], "keep": []}))
     with Project.open(tmp_path / "p") as project:
         stored = project.items.get(item.id)
         assert stored.erase_edits == {"mask_strokes": [stroke]}

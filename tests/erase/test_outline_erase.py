@@ -5,7 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pymupdf
 import pytest
-from erase_fixtures import (
+
+from labeler.erase import erase_figure
+from labeler.erase.outlines import glyph_lines, is_glyph
+from labeler.pdf.content import drawings
+from tests.erase.erase_fixtures import (
     CLIP,
     DPI,
     LABELS,
@@ -18,10 +22,6 @@ from erase_fixtures import (
     outside_boxes,
     render,
 )
-
-from labeler.erase import erase_figure
-from labeler.erase.outlines import glyph_lines, is_glyph
-from labeler.pdf.content import drawings
 
 # Horizontal labels only: the OCR engine reads upright lines.
 UPRIGHT = tuple(label for label in LABELS if not label.rotate)

@@ -5,7 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pymupdf
 import pytest
-from erase_fixtures import (
+
+from labeler.erase import erase_figure
+from labeler.erase.edits import EraseEdits
+from tests.erase.erase_fixtures import (
     CLIP,
     DPI,
     LABELS,
@@ -18,8 +21,6 @@ from erase_fixtures import (
     outside_boxes,
     render,
 )
-
-from labeler.erase import erase_figure
 
 UPRIGHT = tuple(label for label in LABELS if not label.rotate)
 
@@ -81,7 +82,11 @@ def test_curator_edits_on_a_raster_figure(pasted):
     cytoplasm = next(label.bbox for label in default.labels if label.text == "Cytoplasm")
     blank = (150.0, 60.0, 200.0, 80.0)  # white paper: OCR proposed nothing here
     result = erase_figure(
-        doc, 1, clip=CLIP, dpi=DPI, removed_boxes=[cytoplasm], extra_boxes=[blank]
+        doc,
+        1,
+        clip=CLIP,
+        dpi=DPI,
+        edits=EraseEdits(removed_boxes=(cytoplasm,), extra_boxes=(blank,)),
     )
     names = [label.text for label in result.labels]
     assert "Cytoplasm" not in names and "Cytoplasm" in result.kept

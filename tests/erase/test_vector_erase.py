@@ -5,7 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pymupdf
 import pytest
-from erase_fixtures import (
+
+from labeler.erase import erase_figure
+from labeler.erase.edits import EraseEdits
+from labeler.erase.vector_text import erase_vector_text
+from labeler.harvest import fragments_from_spans
+from labeler.pdf.content import text_spans
+from tests.erase.erase_fixtures import (
     CAPTION,
     CLIP,
     DPI,
@@ -19,11 +25,6 @@ from erase_fixtures import (
     outside_boxes,
     render,
 )
-
-from labeler.erase import erase_figure
-from labeler.erase.vector_text import erase_vector_text
-from labeler.harvest import fragments_from_spans
-from labeler.pdf.content import text_spans
 
 
 @pytest.fixture(scope="module")
@@ -164,7 +165,11 @@ def test_keep_removed_and_extra_boxes():
     lysosome = next(label.bbox for label in default.labels if label.text == "Lysosome")
     together = (golgi[0], golgi[1], max(golgi[2], lysosome[2]), lysosome[3])
     result = erase_figure(
-        doc, 1, clip=CLIP, dpi=72, keep=[scale], removed_boxes=[golgi], extra_boxes=[together]
+        doc,
+        1,
+        clip=CLIP,
+        dpi=72,
+        edits=EraseEdits(keep=(scale,), removed_boxes=(golgi,), extra_boxes=(together,)),
     )
     names = {label.text for label in result.labels}
     # the curator's box wins over the rejection: Golgi + Lysosome are one label now
@@ -174,7 +179,7 @@ def test_keep_removed_and_extra_boxes():
     assert "10 µm" in remaining
     assert "Golgi" not in remaining
 
-    rejected = erase_figure(doc, 1, clip=CLIP, dpi=72, removed_boxes=[golgi])
+    rejected = erase_figure(doc, 1, clip=CLIP, dpi=72, edits=EraseEdits(removed_boxes=(golgi,)))
     assert "Golgi" not in {label.text for label in rejected.labels}
     assert "Golgi" in pymupdf.open("pdf", rejected.question_pdf)[0].get_text()
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from export_fixtures import PAGE, SOURCE_NAME, build_project, make_pdf
+
+from tests.export.export_fixtures import PAGE, SOURCE_NAME, build_project, make_pdf
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pymupdf
 
-from labeler.store import KeyEntry, NewResponse, Project
+from labeler.store import KeyEntry, NewItem, NewResponse, Project
 
 SOURCE_NAME = "Campbell_Biology_Chapter42.pdf"
 SOURCE_TITLE = "Campbell Biology, 11th edition"
@@ -58,45 +58,53 @@ def build_project(folder: Path, pdf: Path) -> Project:
         ]
     )
     heart = project.items.add(
-        item_id="campbell-p137-fig42-3",
-        source_id=source.id,
-        page=PAGE,
-        clip=(72.0, 90.5, 410.0, 500.25),
-        subject="human heart, frontal section",
-        tier="core",
-        status="ready",
-        key=[
-            KeyEntry("Left atrium", bbox=(300, 290, 360, 302), anchor=(210, 300)),
-            KeyEntry("Mitral valve"),
-            KeyEntry("Aorta"),
-            KeyEntry("Right ventricle"),
-        ],
+        NewItem(
+            item_id="campbell-p137-fig42-3",
+            source_id=source.id,
+            page=PAGE,
+            clip=(72.0, 90.5, 410.0, 500.25),
+            subject="human heart, frontal section",
+            tier="core",
+            status="ready",
+            key=[
+                KeyEntry("Left atrium", bbox=(300, 290, 360, 302), anchor=(210, 300)),
+                KeyEntry("Mitral valve"),
+                KeyEntry("Aorta"),
+                KeyEntry("Right ventricle"),
+            ],
+        )
     )
     cell = project.items.add(
-        item_id="campbell-p140-fig6-8",
-        source_id=source.id,
-        page=PAGE + 3,
-        clip=(10.0, 10.0, 200.0, 200.0),
-        subject="animal cell",
-        tier="extended",
-        pattern="C",
-        status="ready",
-        key=[KeyEntry("Nucleus", marker="A"), KeyEntry("Mitochondrion", marker="B")],
+        NewItem(
+            item_id="campbell-p140-fig6-8",
+            source_id=source.id,
+            page=PAGE + 3,
+            clip=(10.0, 10.0, 200.0, 200.0),
+            subject="animal cell",
+            tier="extended",
+            pattern="C",
+            status="ready",
+            key=[KeyEntry("Nucleus", marker="A"), KeyEntry("Mitochondrion", marker="B")],
+        )
     )
     project.lexicon.add("mitochondrion", "powerhouse", "same", item_id=cell.id)
     draft = project.items.add(
-        source_id=source.id,
-        page=PAGE,
-        subject="lung alveoli",
-        status="draft",
-        key=[KeyEntry("Alveolus"), KeyEntry("Bronchiole")],
+        NewItem(
+            source_id=source.id,
+            page=PAGE,
+            subject="lung alveoli",
+            status="draft",
+            key=[KeyEntry("Alveolus"), KeyEntry("Bronchiole")],
+        )
     )
     excluded = project.items.add(
-        source_id=source.id,
-        page=PAGE,
-        subject="excluded figure",
-        status="excluded",
-        key=[KeyEntry("Secret part")],
+        NewItem(
+            source_id=source.id,
+            page=PAGE,
+            subject="excluded figure",
+            status="excluded",
+            key=[KeyEntry("Secret part")],
+        )
     )
     for model in MODELS:
         answer(project, heart.id, model, "blind", ["left atrium", "valve"])

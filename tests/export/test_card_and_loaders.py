@@ -135,7 +135,7 @@ def test_card_name_and_license_options_are_remembered(project, tmp_path):
 
 def test_card_shows_an_undefined_recitation_share_as_a_dash(project, tmp_path):
     """A model scoring 0 when told but not with no image: recited is undefined, not inf%."""
-    from export_fixtures import answer
+    from tests.export.export_fixtures import answer
 
     heart = next(i for i in project.items.list() if i.subject.startswith("human heart"))
     answer(project, heart.id, "x/zero-told", "told", ["spleen"])

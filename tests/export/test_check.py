@@ -7,6 +7,7 @@ import pytest
 from labeler.errors import ExportError
 from labeler.export.exporter import check_export, export_project, report_lines, select_items
 from labeler.export.ids import stored_public_ids
+from labeler.store import NewItem
 
 
 def test_a_check_reports_what_the_export_writes_without_writing_or_numbering(
@@ -33,7 +34,7 @@ def test_a_check_reports_what_the_export_writes_without_writing_or_numbering(
 
 
 def test_a_check_raises_the_problem_an_export_would_hit(project, tmp_path):
-    project.items.add(subject="forgot the key", status="draft")
+    project.items.add(NewItem(subject="forgot the key", status="draft"))
     with pytest.raises(ExportError, match="no answer key"):
         check_export(project)
     assert stored_public_ids(project) == {}

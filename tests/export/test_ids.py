@@ -12,7 +12,7 @@ from labeler.export.ids import (
     set_public_number,
     stored_public_ids,
 )
-from labeler.store import KeyEntry, Project
+from labeler.store import KeyEntry, NewItem, Project
 
 
 def salted_order(project, ids):
@@ -22,7 +22,10 @@ def salted_order(project, ids):
 
 def test_numbers_follow_the_salted_hash_not_creation_order(tmp_path):
     project = Project.create(tmp_path / "p", id_prefix="nalanda")
-    ids = [project.items.add(item_id=f"book-p{n:03d}", key=[KeyEntry("x")]).id for n in range(40)]
+    ids = [
+        project.items.add(NewItem(item_id=f"book-p{n:03d}", key=[KeyEntry("x")])).id
+        for n in range(40)
+    ]
     public = assign_public_ids(project, ids)
     expected = {i: f"NALANDA-{n}" for n, i in enumerate(salted_order(project, ids), start=1)}
     assert public == expected
@@ -33,7 +36,7 @@ def test_another_salt_gives_another_order(tmp_path):
     orders = []
     for name in ("a", "b"):
         project = Project.create(tmp_path / name)
-        ids = [project.items.add(item_id=f"book-p{n:03d}").id for n in range(20)]
+        ids = [project.items.add(NewItem(item_id=f"book-p{n:03d}")).id for n in range(20)]
         public = assign_public_ids(project, ids)
         orders.append([public[i] for i in ids])
     assert orders[0] != orders[1]
@@ -41,9 +44,9 @@ def test_another_salt_gives_another_order(tmp_path):
 
 def test_numbers_are_stable_and_new_items_get_the_next_ones(tmp_path):
     project = Project.create(tmp_path / "p", id_prefix="bio")
-    first = [project.items.add(key=[KeyEntry("x")]).id for _ in range(5)]
+    first = [project.items.add(NewItem(key=[KeyEntry("x")])).id for _ in range(5)]
     public = assign_public_ids(project, first)
-    later = [project.items.add(key=[KeyEntry("y")]).id for _ in range(3)]
+    later = [project.items.add(NewItem(key=[KeyEntry("y")])).id for _ in range(3)]
     again = assign_public_ids(project, first + later)
     assert {i: again[i] for i in first} == public
     assert sorted(parse_public_id("BIO", again[i]) for i in later) == [6, 7, 8]
@@ -58,7 +61,7 @@ def test_numbers_survive_exclusion_and_re_export(project, tmp_path):
     before = stored_public_ids(project)
     draft = next(i for i in project.items.list(status="draft"))
     project.items.update(draft.id, status="excluded")
-    project.items.add(subject="new", key=[KeyEntry("Aorta")], status="ready")
+    project.items.add(NewItem(subject="new", key=[KeyEntry("Aorta")], status="ready"))
     export_project(project, tmp_path / "e2")
     after = stored_public_ids(project)
     assert {k: after[k] for k in before} == before
@@ -66,7 +69,7 @@ def test_numbers_survive_exclusion_and_re_export(project, tmp_path):
 
 
 def test_failed_export_gives_no_numbers(project, tmp_path):
-    project.items.add(subject="no key yet", status="ready")
+    project.items.add(NewItem(subject="no key yet", status="ready"))
     with pytest.raises(ExportError, match="no answer key"):
         export_project(project, tmp_path / "out")
     assert stored_public_ids(project) == {}
@@ -74,7 +77,7 @@ def test_failed_export_gives_no_numbers(project, tmp_path):
 
 def test_parse_and_set_number(tmp_path):
     project = Project.create(tmp_path / "p", id_prefix="nalanda")
-    a, b = project.items.add().id, project.items.add().id
+    a, b = project.items.add(NewItem()).id, project.items.add(NewItem()).id
     assert parse_public_id("NALANDA", "NALANDA-12") == 12
     for bad in ("NALANDA-0", "OTHER-3", "NALANDA-x", "NALANDA-3-1"):
         with pytest.raises(LabelerError, match="not a public item ID"):

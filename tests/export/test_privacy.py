@@ -3,10 +3,10 @@
 import json
 
 import pytest
-from export_fixtures import PAGE, SOURCE_NAME, SOURCE_TITLE
 
 from labeler.errors import ExportError
 from labeler.export.exporter import export_project
+from tests.export.export_fixtures import PAGE, SOURCE_NAME, SOURCE_TITLE
 
 
 def all_files(folder):

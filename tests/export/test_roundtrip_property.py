@@ -16,7 +16,7 @@ from labeler.export.exporter import export_project
 from labeler.export.importer import import_items, import_results
 from labeler.lexicon import Lexicon
 from labeler.prompts import CONDITIONS
-from labeler.store import KeyEntry, NewResponse, Project
+from labeler.store import KeyEntry, NewItem, NewResponse, Project
 
 VOCAB = [
     "atrium", "atria", "left atrium", "Left Atrium", "mitral valve", "bicuspid valve",
@@ -50,7 +50,7 @@ def build(folder: Path, global_rows, items) -> Project:
     for n, spec in enumerate(items):
         letters = "ABCDEFG" if spec["markers"] else [None] * 7
         key = [KeyEntry(k, marker=m) for k, m in zip(spec["key"], letters, strict=False)]
-        it = project.items.add(subject=f"figure {n}", key=key, status="ready")
+        it = project.items.add(NewItem(subject=f"figure {n}", key=key, status="ready"))
         project.lexicon.add_many(spec["additions"], item_id=it.id)
         for k, (model, condition, predicted, ok) in enumerate(spec["answers"]):
             project.responses.record(

@@ -4,13 +4,13 @@ import copy
 import json
 
 import pytest
-from export_fixtures import MODELS
 
 from labeler.errors import ExportError
 from labeler.export.exporter import export_project
 from labeler.export.schema import ITEM_NAMES, RESULT_NAMES
 from labeler.export.validate import validate_items, validate_results
 from labeler.prompts import CONDITIONS
+from tests.export.export_fixtures import MODELS
 
 CARD_RESULT_FIELDS = [
     "item_id",
@@ -93,6 +93,8 @@ def test_items_rows_fields_and_types(exported):
         "key_names",
         "markers",
         "synonyms",
+        "alternatives",
+        "key_notes",
         "distinct",
         "lexicon",
         "unsolved_core",
@@ -103,6 +105,9 @@ def test_items_rows_fields_and_types(exported):
         assert type(row["n_key"]) is int and row["n_key"] == len(row["key_names"])
         assert is_names(row["key_names"]) and row["pattern"] in ("A", "B", "C")
         assert set(row["synonyms"]) == set(row["key_names"]) == set(row["distinct"])
+        assert set(row["alternatives"]) == set(row["key_names"]) == set(row["key_notes"])
+        assert all(is_names(v) for v in row["alternatives"].values())
+        assert all(isinstance(v, str) for v in row["key_notes"].values())
         assert all(is_names(v) for v in row["synonyms"].values())
         assert type(row["unsolved_core"]) is bool and type(row["recitable"]) is bool
         assert list(row["mean_f1"]) == list(CONDITIONS)

@@ -2,7 +2,7 @@
 
 from labeler.export.exporter import check_export
 from labeler.results import load_results
-from labeler.store import KeyEntry, NewResponse, Project
+from labeler.store import KeyEntry, NewItem, NewResponse, Project
 
 PNG_A, PNG_B = b"\x89PNG question A", b"\x89PNG question B"
 
@@ -28,11 +28,13 @@ def stale_by_condition(project):
 def test_changing_subject_or_image_makes_answers_stale_and_export_leaves_them_out(tmp_path):
     with Project.create(tmp_path / "p") as project:
         item = project.items.add(
-            subject="human heart",
-            question_png=PNG_A,
-            answer_png=PNG_A,
-            key=[KeyEntry("Aorta")],
-            status="ready",
+            NewItem(
+                subject="human heart",
+                question_png=PNG_A,
+                answer_png=PNG_A,
+                key=[KeyEntry("Aorta")],
+                status="ready",
+            )
         )
         answer(project, item.id, "told")
         answer(project, item.id, "no-image")

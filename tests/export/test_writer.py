@@ -5,7 +5,7 @@ import pytest
 from labeler.errors import ExportError
 from labeler.export.exporter import export_project
 from labeler.export.writer import write_export
-from labeler.store import KeyEntry
+from labeler.store import KeyEntry, NewItem
 
 
 def listing(folder):
@@ -16,7 +16,7 @@ def test_failed_validation_writes_nothing_and_keeps_the_old_export(project, tmp_
     out = tmp_path / "exports" / "heart"
     export_project(project, out)
     before = {p: (out / p).read_bytes() for p in listing(out) if (out / p).is_file()}
-    project.items.add(subject="forgot the key", status="ready")
+    project.items.add(NewItem(subject="forgot the key", status="ready"))
     with pytest.raises(ExportError, match=r"export not written.*no answer key"):
         export_project(project, out)
     assert {p: (out / p).read_bytes() for p in listing(out) if (out / p).is_file()} == before
@@ -24,7 +24,7 @@ def test_failed_validation_writes_nothing_and_keeps_the_old_export(project, tmp_
 
 
 def test_failed_first_export_leaves_no_folder(project, tmp_path):
-    project.items.add(subject="no key", status="ready")
+    project.items.add(NewItem(subject="no key", status="ready"))
     with pytest.raises(ExportError):
         export_project(project, tmp_path / "out")
     assert not (tmp_path / "out").exists()
@@ -35,7 +35,7 @@ def test_re_export_replaces_the_folder(project, tmp_path):
     out = tmp_path / "out"
     export_project(project, out)
     first = (out / "items.jsonl").read_text()
-    project.items.add(subject="a new heart", key=[KeyEntry("Aorta")], status="ready")
+    project.items.add(NewItem(subject="a new heart", key=[KeyEntry("Aorta")], status="ready"))
     export_project(project, out)
     assert (out / "items.jsonl").read_text() != first
     assert "a new heart" in (out / "items.jsonl").read_text()

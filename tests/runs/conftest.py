@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from runs_loopback import API_KEY, LoopbackServer
-from runs_support import KEY_ENV, make_project
+
+from tests.runs.runs_loopback import API_KEY, LoopbackServer
+from tests.runs.runs_support import KEY_ENV, make_project
 
 
 @pytest.fixture

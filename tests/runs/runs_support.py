@@ -7,7 +7,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw
 
-from labeler.store import KeyEntry, Project
+from labeler.store import KeyEntry, NewItem, Project
 
 KEY_ENV = "LABELER_TEST_KEY"
 
@@ -35,10 +35,12 @@ def make_project(folder: Path) -> Project:
     project = Project.create(folder, name="runs")
     for seed, (item_id, (subject, names, fmt)) in enumerate(ITEMS.items()):
         project.items.add(
-            item_id=item_id,
-            subject=subject,
-            question_png=figure(fmt, seed=seed),
-            key=[KeyEntry(name) for name in names],
+            NewItem(
+                item_id=item_id,
+                subject=subject,
+                question_png=figure(fmt, seed=seed),
+                key=[KeyEntry(name) for name in names],
+            )
         )
     return project
 

@@ -3,16 +3,17 @@
 from labeler.providers.base import ImagePayload
 from labeler.providers.config import ModelConfig, baseline_model
 from labeler.runs.cost import call_cost, estimate_call_cost, image_tokens
+from labeler.usage import Usage
 
 PRICED = ModelConfig("p", "openai", "m", price_input_per_mtok=2.5, price_output_per_mtok=10.0)
 UNPRICED = ModelConfig("u", "openai", "m")
 
 
 def test_actual_cost_from_tokens():
-    assert call_cost(PRICED, 1_000_000, 100_000) == 2.5 + 1.0
-    assert call_cost(PRICED, None, None) is None
-    assert call_cost(UNPRICED, 1000, 1000) is None
-    assert call_cost(baseline_model(), None, None) == 0.0
+    assert call_cost(PRICED, Usage(1_000_000, 100_000)) == 2.5 + 1.0
+    assert call_cost(PRICED, Usage()) is None
+    assert call_cost(UNPRICED, Usage(1000, 1000)) is None
+    assert call_cost(baseline_model(), Usage()) == 0.0
 
 
 def test_image_tokens_follow_each_providers_rule():

@@ -5,15 +5,15 @@ import threading
 import time
 
 import pytest
-from runs_loopback import LoopbackServer, http_error, ok, truncated
-from runs_support import figure, make_project, models_toml
 
 from labeler.errors import LabelerError
 from labeler.prompts import CONDITIONS
 from labeler.providers.baseline import SubjectPriorBaseline
 from labeler.providers.config import baseline_model, load_models
-from labeler.runs.runner import RetryPolicy, plan_run, run
-from labeler.store import Project
+from labeler.runs.runner import RetryPolicy, RunOptions, RunRequest, plan_run, run
+from labeler.store import NewItem, Project
+from tests.runs.runs_loopback import LoopbackServer, http_error, ok, truncated
+from tests.runs.runs_support import figure, make_project, models_toml
 
 FAST = RetryPolicy(base_delay_s=0.01)
 
@@ -25,20 +25,20 @@ def openai_model(tmp_path, server, **settings):
 
 def test_rerun_skips_finished_cells_and_sends_nothing(project, server, key_env, tmp_path):
     models = [*openai_model(tmp_path, server), baseline_model()]
-    first = run(project, models, CONDITIONS, retry=FAST)
+    first = run(project, RunRequest(models, CONDITIONS), RunOptions(retry=FAST))
     assert (first.sent, first.skipped) == (24, 0)
-    again = run(project, models, CONDITIONS, retry=FAST)
+    again = run(project, RunRequest(models, CONDITIONS), RunOptions(retry=FAST))
     assert (again.sent, again.skipped, again.run_id) == (0, 24, None)
     assert len(server.seen) == 12 and set(server.counts.values()) == {1}
     assert project.db.execute("SELECT COUNT(*) FROM responses").fetchone()[0] == 24
 
 
 def test_changed_settings_are_a_new_request(project, server, key_env, tmp_path):
-    run(project, openai_model(tmp_path, server), ["told"], retry=FAST)
+    run(project, RunRequest(openai_model(tmp_path, server), ["told"]), RunOptions(retry=FAST))
     warmer = openai_model(tmp_path, server, temperature=0.5)
-    plan = plan_run(project, warmer, ["told"])
+    plan = plan_run(project, RunRequest(warmer, ["told"]))
     assert len(plan.calls) == 3 and plan.skipped == 0
-    run(project, warmer, ["told"], retry=FAST, plan=plan)
+    run(project, RunRequest(warmer, ["told"]), RunOptions(retry=FAST), plan=plan)
     assert {r.settings["temperature"] for r in project.responses.latest()} == {0.5}
 
 
@@ -46,11 +46,11 @@ def test_failed_cells_are_resent_only_with_retry_failed(project, server, key_env
     models = openai_model(tmp_path, server)
     server.script("of: the human heart", http_error(400))
     server.script("of: the kidney", truncated('{"labels": [{"name": "glomerulus"}, {"na'))
-    first = run(project, models, ["told"], retry=FAST)
+    first = run(project, RunRequest(models, ["told"]), RunOptions(retry=FAST))
     assert (first.counts["api_error"], first.counts["truncated"], first.counts["ok"]) == (1, 1, 1)
-    plain = plan_run(project, models, ["told"])
+    plain = plan_run(project, RunRequest(models, ["told"]))
     assert (len(plain.calls), plain.skipped) == (0, 3)
-    retry = run(project, models, ["told"], retry_failed=True, retry=FAST)
+    retry = run(project, RunRequest(models, ["told"], retry_failed=True), RunOptions(retry=FAST))
     assert (retry.sent, retry.skipped, retry.counts["ok"]) == (2, 1, 2)
     assert [r.status for r in project.responses.history("heart", "t/openai", "told")] == [
         "api_error",
@@ -73,19 +73,15 @@ def test_cancel_stops_promptly_and_resume_finishes_the_rest(project, key_env, tm
         models = openai_model(tmp_path, server)
         first = run(
             project,
-            models,
-            CONDITIONS,
-            concurrency=1,
-            on_progress=on_progress,
-            cancel=cancel,
-            retry=FAST,
+            RunRequest(models, CONDITIONS),
+            RunOptions(concurrency=1, retry=FAST, on_progress=on_progress, cancel=cancel),
         )
         assert first.cancelled and first.sent == 2 and len(seen) == 2
         assert [p.done for p in seen] == [1, 2] and seen[-1].counts["ok"] == 2
         assert seen[-1].total == 12 and seen[-1].last.status == "ok"
         stored = project.db.execute("SELECT COUNT(*) FROM responses").fetchone()[0]
         assert stored == 2
-        rest = run(project, models, CONDITIONS, concurrency=4, retry=FAST)
+        rest = run(project, RunRequest(models, CONDITIONS), RunOptions(concurrency=4, retry=FAST))
         assert (rest.sent, rest.skipped, rest.cancelled) == (10, 2, False)
     assert len(project.responses.latest()) == 12
     finished_twice = [c for c, n in server.counts.items() if n > 1]
@@ -96,10 +92,8 @@ def test_progress_reports_cost_and_runs_are_recorded(project, server, key_env, t
     progress = []
     summary = run(
         project,
-        openai_model(tmp_path, server),
-        ["told", "no-image"],
-        on_progress=progress.append,
-        retry=FAST,
+        RunRequest(openai_model(tmp_path, server), ["told", "no-image"]),
+        RunOptions(retry=FAST, on_progress=progress.append),
     )
     assert [p.done for p in progress] == list(range(1, 7))
     # loopback usage: 1200 in / 80 out with an image, 300 / 80 without; $2.5 / $10 per Mtok
@@ -112,7 +106,7 @@ def test_progress_reports_cost_and_runs_are_recorded(project, server, key_env, t
 
 
 def test_baseline_predicts_from_other_items_only(project):
-    summary = run(project, [baseline_model()], CONDITIONS)
+    summary = run(project, RunRequest([baseline_model()], CONDITIONS))
     assert summary.counts["ok"] == 12 and summary.cost_usd == 0
     rows = {(r.item_id, r.condition): r for r in project.responses.latest()}
     # heart shares "heart" with valves only; its own key (left ventricle …) is never seen
@@ -139,8 +133,8 @@ def test_baseline_ranks_by_frequency():
 
 
 def test_item_without_question_image_runs_only_no_image(project, server, key_env, tmp_path):
-    project.items.add(item_id="bare", subject="the human eye")
-    plan = plan_run(project, openai_model(tmp_path, server), CONDITIONS, ["bare"])
+    project.items.add(NewItem(item_id="bare", subject="the human eye"))
+    plan = plan_run(project, RunRequest(openai_model(tmp_path, server), CONDITIONS, ["bare"]))
     assert [c.condition for c in plan.calls] == ["no-image"]
     assert len(plan.unrunnable) == 3 and "no question image" in plan.unrunnable[0]
 
@@ -156,12 +150,13 @@ def test_gui_style_worker_thread_is_cancelled_from_another_thread(tmp_path, key_
             with Project.open(folder) as project:
                 result["summary"] = run(
                     project,
-                    models,
-                    CONDITIONS,
-                    concurrency=2,
-                    on_progress=lambda p: first_answer.set(),
-                    cancel=cancel,
-                    retry=FAST,
+                    RunRequest(models, CONDITIONS),
+                    RunOptions(
+                        concurrency=2,
+                        retry=FAST,
+                        on_progress=lambda p: first_answer.set(),
+                        cancel=cancel,
+                    ),
                 )
 
         worker = threading.Thread(target=work)
@@ -179,7 +174,7 @@ def test_gui_style_worker_thread_is_cancelled_from_another_thread(tmp_path, key_
 
 def test_re_erased_image_resends_only_the_image_conditions(project, server, key_env, tmp_path):
     models = openai_model(tmp_path, server)
-    run(project, models, CONDITIONS, retry=FAST)
+    run(project, RunRequest(models, CONDITIONS), RunOptions(retry=FAST))
     project.items.set_images(
         "heart",
         question_png=figure(seed=9),
@@ -188,7 +183,7 @@ def test_re_erased_image_resends_only_the_image_conditions(project, server, key_
         erase_method="manual",
         erase_edits={},
     )
-    plan = plan_run(project, models, CONDITIONS)
+    plan = plan_run(project, RunRequest(models, CONDITIONS))
     assert sorted((c.item_id, c.condition) for c in plan.calls) == [
         ("heart", "blind"),
         ("heart", "desc"),
@@ -198,9 +193,9 @@ def test_re_erased_image_resends_only_the_image_conditions(project, server, key_
 
 def test_unknown_condition_and_item_are_user_errors(project):
     with pytest.raises(LabelerError, match="unknown condition"):
-        plan_run(project, [baseline_model()], ["told", "image-only"])
+        plan_run(project, RunRequest([baseline_model()], ["told", "image-only"]))
     with pytest.raises(LabelerError, match="no item with id"):
-        plan_run(project, [baseline_model()], ["told"], ["nope"])
+        plan_run(project, RunRequest([baseline_model()], ["told"], ["nope"]))
 
 
 def test_answers_that_break_parsing_or_storing_are_kept_raw_and_the_run_goes_on(
@@ -213,7 +208,9 @@ def test_answers_that_break_parsing_or_storing_are_kept_raw_and_the_run_goes_on(
         server.script("of: the human heart", ok(bad_escape))
         server.script("of: the kidney", ok(surrogate_text))
         server.script("of: valves", ok(surrogate_label, delay=0.3))  # still in flight
-        summary = run(project, openai_model(tmp_path, server), ["told"], retry=FAST)
+        summary = run(
+            project, RunRequest(openai_model(tmp_path, server), ["told"]), RunOptions(retry=FAST)
+        )
         assert summary.sent == 3 and summary.counts["parse_error"] == 3
     rows = {r.item_id: r for r in project.responses.latest()}
     heart, valves, kidney = rows["heart"], rows["valves"], rows["kidney"]
@@ -223,7 +220,7 @@ def test_answers_that_break_parsing_or_storing_are_kept_raw_and_the_run_goes_on(
     assert "UnicodeEncodeError" in valves.error and valves.input_tokens
     assert kidney.raw_text == surrogate_text.replace("\ud800", "\\ud800")
     assert "UnicodeEncodeError" in kidney.error and kidney.status == "parse_error"
-    assert plan_run(project, openai_model(tmp_path, server), ["told"]).calls == []
+    assert plan_run(project, RunRequest(openai_model(tmp_path, server), ["told"])).calls == []
 
 
 def test_a_store_failure_sends_nothing_new_but_keeps_the_answers_in_flight(
@@ -237,7 +234,7 @@ def test_a_store_failure_sends_nothing_new_but_keeps_the_answers_in_flight(
         server.script("of: valves", ok(delay=0.3))  # in flight when the heart fails to store
         models = openai_model(tmp_path, server)
         with pytest.raises(sqlite3.IntegrityError, match="disk says no"):
-            run(project, models, ["told"], concurrency=2, retry=FAST)
+            run(project, RunRequest(models, ["told"]), RunOptions(concurrency=2, retry=FAST))
         assert len(server.seen) == 2  # the kidney was never sent
     assert [(r.item_id, r.status) for r in project.responses.latest()] == [("valves", "ok")]
     assert project.db.execute("SELECT finished_at FROM runs").fetchone()[0] is not None

@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from runs_support import KEY_ENV, make_project, models_toml
+from tests.runs.runs_support import KEY_ENV, make_project, models_toml
 
 ROOT = Path(__file__).resolve().parents[2]
 KEY = "sk-test-Zq7vNw3Rk9Lp2Xm5"

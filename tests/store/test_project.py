@@ -6,7 +6,7 @@ import pytest
 
 from labeler.atomic import atomic_open, write_text
 from labeler.errors import LabelerError, ProjectError
-from labeler.store import KeyEntry, NewResponse, Project
+from labeler.store import KeyEntry, NewItem, NewResponse, Project
 from labeler.store.schema import SCHEMA_VERSION
 
 PNG_A = b"\x89PNG fake bytes A"
@@ -59,13 +59,15 @@ def test_item_with_images_and_key_round_trips(project):
         KeyEntry("Compact bone", marker="B"),
     ]
     item = project.items.add(
-        page=3,
-        clip=(10, 20, 300, 400),
-        subject="long bone",
-        tier="core",
-        question_png=PNG_A,
-        answer_png=PNG_B,
-        key=key,
+        NewItem(
+            page=3,
+            clip=(10, 20, 300, 400),
+            subject="long bone",
+            tier="core",
+            question_png=PNG_A,
+            answer_png=PNG_B,
+            key=key,
+        )
     )
     again = Project.open(project.folder)
     stored = again.items.get(item.id)
@@ -77,8 +79,8 @@ def test_item_with_images_and_key_round_trips(project):
 
 
 def test_identical_images_are_stored_once(project):
-    a = project.items.add(question_png=PNG_A, answer_png=PNG_A)
-    b = project.items.add(question_png=PNG_A, answer_png=PNG_B)
+    a = project.items.add(NewItem(question_png=PNG_A, answer_png=PNG_A))
+    b = project.items.add(NewItem(question_png=PNG_A, answer_png=PNG_B))
     assert a.question_asset == a.answer_asset == b.question_asset
     files = [p for p in (project.folder / "assets").rglob("*") if p.is_file()]
     assert len(files) == 2
@@ -86,15 +88,15 @@ def test_identical_images_are_stored_once(project):
 
 def test_invalid_fields_are_refused_and_nothing_is_written(project):
     with pytest.raises(LabelerError, match="tier must be one of core, extended"):
-        project.items.add(tier="gold")
+        project.items.add(NewItem(tier="gold"))
     with pytest.raises(LabelerError, match="needs a name or a marker"):
-        project.items.add(key=[KeyEntry("ok"), KeyEntry("  ")])
+        project.items.add(NewItem(key=[KeyEntry("ok"), KeyEntry("  ")]))
     assert project.items.list() == []
 
 
 def test_update_and_filter_items(project):
-    a = project.items.add(subject="human heart")
-    project.items.add(subject="plant cell")
+    a = project.items.add(NewItem(subject="human heart"))
+    project.items.add(NewItem(subject="plant cell"))
     project.items.update(a.id, status="ready", notes="checked")
     assert [i.subject for i in project.items.list(status="ready")] == ["human heart"]
     assert [i.subject for i in project.items.list(search="plant")] == ["plant cell"]
@@ -105,7 +107,7 @@ def test_update_and_filter_items(project):
 
 
 def test_set_key_replaces_whole_key_atomically(project):
-    item = project.items.add(key=[KeyEntry("a"), KeyEntry("b")])
+    item = project.items.add(NewItem(key=[KeyEntry("a"), KeyEntry("b")]))
     with pytest.raises(LabelerError):
         project.items.set_key(item.id, [KeyEntry("c"), KeyEntry("")])
     assert [e.name for e in project.items.key(item.id)] == ["a", "b"]
@@ -115,13 +117,13 @@ def test_set_key_replaces_whole_key_atomically(project):
 
 def test_nested_transaction_rolls_back_with_outer(project):
     with pytest.raises(RuntimeError), project.transaction():
-        project.items.add(subject="x")
+        project.items.add(NewItem(subject="x"))
         raise RuntimeError("boom")
     assert project.items.list() == []
 
 
 def test_lexicon_rows_global_and_per_item(project):
-    item = project.items.add()
+    item = project.items.add(NewItem())
     assert project.lexicon.add("mitral valve", "bicuspid valve")
     assert not project.lexicon.add("mitral valve", "bicuspid valve")
     assert project.lexicon.add("nucleus", "nucleolus", "distinct", item_id=item.id)
@@ -134,7 +136,7 @@ def test_lexicon_rows_global_and_per_item(project):
 
 
 def test_responses_latest_history_and_cascade(project):
-    item = project.items.add()
+    item = project.items.add(NewItem())
     run = project.responses.start_run({"models": ["m"]})
     base = dict(item_id=item.id, model="m", condition="told", run_id=run)
     project.responses.record(
@@ -164,7 +166,7 @@ def test_responses_latest_history_and_cascade(project):
 
 
 def test_unknown_response_status_is_refused(project):
-    item = project.items.add()
+    item = project.items.add(NewItem())
     with pytest.raises(LabelerError, match="unknown response status"):
         project.responses.record(NewResponse(item.id, "m", "told", "h", status="fine"))
 
@@ -205,7 +207,7 @@ def test_a_version_1_database_is_migrated_and_keeps_its_answers(tmp_path):
 
 
 def test_a_response_records_what_it_was_asked_about(project):
-    item = project.items.add(subject="human heart", question_png=PNG_A)
+    item = project.items.add(NewItem(subject="human heart", question_png=PNG_A))
     project.responses.record(NewResponse(item.id, "m", "told", "h", status="ok"))
     [answer] = project.responses.latest()
     assert (answer.asked_subject, answer.asked_image) == ("human heart", item.question_asset)

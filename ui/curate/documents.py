@@ -22,6 +22,7 @@ from pathlib import Path
 from PySide6.QtGui import QImage
 
 from labeler.erase import EraseResult, erase_figure
+from labeler.erase.edits import EraseEdits
 from labeler.pdf.document import get_page, open_document, page_sizes, render_pixmap
 from labeler.pdf.figures import propose_figures
 from labeler.store.records import Box
@@ -84,23 +85,11 @@ def erase(
     page: int,
     clip: Box,
     dpi: int,
-    keep: tuple[Box, ...] = (),
-    extra_boxes: tuple[Box, ...] = (),
-    removed_boxes: tuple[Box, ...] = (),
-    mask_strokes: tuple[dict, ...] = (),
+    edits: EraseEdits | None = None,
     password: str | None = None,
 ) -> EraseResult:
     """Erase ``clip`` with the curator's edits (the core's one entry point)."""
-    return erase_figure(
-        _document(path, password),
-        page,
-        clip,
-        dpi,
-        keep=keep,
-        extra_boxes=extra_boxes,
-        removed_boxes=removed_boxes,
-        mask_strokes=mask_strokes,
-    )
+    return erase_figure(_document(path, password), page, clip, dpi, edits=edits)
 
 
 def add_item(
@@ -108,7 +97,7 @@ def add_item(
     path: str,
     page: int,
     clip: Box,
-    edits: dict,
+    edits: EraseEdits,
     key: list | None,
     password: str | None = None,
 ) -> str:
@@ -119,16 +108,16 @@ def add_item(
     instead of the harvested one (in the same transaction) when given.
     """
     from labeler.curation import add_item_from_document
-    from labeler.store import Project
+    from labeler.store import NewItem, Project
 
     with Project.open(folder) as project:
         item = add_item_from_document(
-            project, path, page, clip, edits=edits, key=key, password=password
+            project, path, page, clip, item=NewItem(key=key), edits=edits, password=password
         )
         return item.id
 
 
-def reerase_item(folder: str, item_id: str, edits: dict, password: str | None = None) -> str:
+def reerase_item(folder: str, item_id: str, edits: EraseEdits, password: str | None = None) -> str:
     """Erase a stored item again with new edits (the core stores the images)."""
     from labeler.curation import reerase_item as reerase
     from labeler.store import Project

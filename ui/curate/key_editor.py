@@ -1,7 +1,10 @@
-"""The answer-key editor: a table of name, marker and anchor.
+"""The answer-key editor: a table of name, marker, alternatives and note.
 
-The model never changes its rows by itself: every edit (inline rename, add,
-delete, merge, split, reorder) builds the new key and pushes a
+Alternatives are other names printed with a label ("eardrum" for "Tympanic
+membrane (eardrum)"), typed separated by ";" and scored as the same part; the
+note is printed text that is not a name ("cut"). The model never changes its
+rows by itself: every edit (inline rename, alternatives, note, add, delete,
+merge, split, tidy, reorder) builds the new key and pushes a
 :class:`~ui.curate.commands.KeyEdit` on the session's undo stack, whose setter
 saves it; the Curate view then shows the saved key again. So what is on screen
 is always what is stored, and every edit can be undone.
@@ -9,6 +12,7 @@ is always what is stored, and every edit can be undone.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
@@ -24,14 +28,28 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from labeler.curation import clean_marker, merge_entries, split_entry
+from labeler.curation import (
+    clean_marker,
+    edit_entry,
+    format_alternatives,
+    merge_entries,
+    parse_alternatives,
+    split_entry,
+    tidy_entry,
+)
 from labeler.errors import LabelerError
 from labeler.store.records import KeyEntry
 from ui.curate.commands import KeyEdit, KeySetter
 from ui.session import Session
 
-COLUMNS = ("Name", "Marker", "Anchor")
-NAME, MARKER, ANCHOR = range(3)
+# The anchor is in the row's tooltip (and drawn on the preview): the panel is
+# narrow, and names need the width more than a pair of coordinates does.
+COLUMNS = ("Name", "Marker", "Alternatives", "Note")
+NAME, MARKER, ALTERNATIVES, NOTE = range(4)
+HELP = {
+    ALTERNATIVES: "other names of this part, separated by ';' (answers using them count)",
+    NOTE: "printed text that is not a name (e.g. cut, I-XII); never scored",
+}
 
 
 class KeyModel(QAbstractTableModel):
@@ -83,42 +101,58 @@ class KeyModel(QAbstractTableModel):
                 return entry.name
             if column == MARKER:
                 return entry.marker or ""
-            if entry.anchor is None:
-                return "—" if role == Qt.ItemDataRole.DisplayRole else ""
-            return f"{entry.anchor[0]:.0f}, {entry.anchor[1]:.0f}"
+            if column == ALTERNATIVES:
+                return format_alternatives(entry.alternatives)
+            if column == NOTE:
+                return entry.note
+            return None
         if role == Qt.ItemDataRole.ForegroundRole and column == NAME and not entry.name:
             return QColor("#8b949e")  # a hint, not a name: the curator types the name
         if role == Qt.ItemDataRole.ToolTipRole:
+            if column in HELP:
+                value = self.data(index, Qt.ItemDataRole.DisplayRole)
+                return f"{value}\n({HELP[column]})" if value else HELP[column].capitalize()
             where = (
                 "no box"
                 if entry.bbox is None
                 else "box " + ", ".join(f"{v:.0f}" for v in entry.bbox)
             )
-            return f"{entry.name or '(marker only)'} · {where} · from {entry.origin}"
-        if role == Qt.ItemDataRole.TextAlignmentRole and column != NAME:
+            points = (
+                "no anchor"
+                if entry.anchor is None
+                else f"points at {entry.anchor[0]:.0f}, {entry.anchor[1]:.0f}"
+            )
+            return f"{entry.name or '(marker only)'} · {where} · {points} · from {entry.origin}"
+        if role == Qt.ItemDataRole.TextAlignmentRole and column == MARKER:
             return int(Qt.AlignmentFlag.AlignCenter)
         return None
 
     def flags(self, index: QModelIndex) -> Qt.ItemFlag:
         base = super().flags(index)
-        if index.isValid() and index.column() in (NAME, MARKER) and self.setter is not None:
+        if index.isValid() and self.setter is not None:
             return base | Qt.ItemFlag.ItemIsEditable
         return base
 
     def setData(self, index: QModelIndex, value, role: int = Qt.ItemDataRole.EditRole) -> bool:
         if role != Qt.ItemDataRole.EditRole or not index.isValid():
             return False
-        entry = self.entries[index.row()]
-        if index.column() == NAME:
-            new = KeyEntry(str(value).strip(), entry.bbox, entry.anchor, entry.marker, "manual")
-            text = "Rename label"
-        elif index.column() == MARKER:
-            new = KeyEntry(entry.name, entry.bbox, entry.anchor, clean_marker(str(value)), "manual")
+        entry, column, typed = self.entries[index.row()], index.column(), str(value)
+        if column == NAME:
+            new, text = edit_entry(entry, name=typed), "Rename label"
+        elif column == MARKER:
+            new = dataclasses.replace(entry, marker=clean_marker(typed), origin="manual")
+            if not new.name and not new.marker:
+                raise LabelerError("a label needs a name or a marker; delete the row instead")
             text = "Set marker"
+        elif column == ALTERNATIVES:
+            new, text = (
+                edit_entry(entry, alternatives=parse_alternatives(typed)),
+                "Set alternatives",
+            )
+        elif column == NOTE:
+            new, text = edit_entry(entry, note=typed), "Set note"
         else:
             return False
-        if not new.name and not new.marker:
-            raise LabelerError("a label needs a name or a marker; delete the row instead")
         rows = list(self.entries)
         rows[index.row()] = new
         self.commit(rows, text)
@@ -144,9 +178,15 @@ class KeyEditor(QWidget):
             | QAbstractItemView.EditTrigger.AnyKeyPressed
         )
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(NAME, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(MARKER, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(ANCHOR, QHeaderView.ResizeMode.ResizeToContents)
+        for column, mode in (
+            (NAME, QHeaderView.ResizeMode.Stretch),
+            (MARKER, QHeaderView.ResizeMode.ResizeToContents),
+            (ALTERNATIVES, QHeaderView.ResizeMode.Interactive),
+            (NOTE, QHeaderView.ResizeMode.Interactive),
+        ):
+            header.setSectionResizeMode(column, mode)
+        header.resizeSection(ALTERNATIVES, 96)  # the name stretches; these two can be dragged
+        header.resizeSection(NOTE, 64)
         self.table.verticalHeader().setDefaultSectionSize(26)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.selectionModel().currentRowChanged.connect(
@@ -165,6 +205,13 @@ class KeyEditor(QWidget):
             ("delete", "Delete", "Delete the selected labels (Del)", self.delete_rows),
             ("merge", "Merge", "Join the selected labels into one (Ctrl+M)", self.merge_rows),
             ("split", "Split", "Split the selected label at commas or spaces", self.split_row),
+            (
+                "tidy",
+                "Tidy",
+                "Read alternatives and a note out of the selected names, as harvest does: "
+                "'Aorta (cut)' becomes Aorta with note 'cut'",
+                self.tidy_rows,
+            ),
             ("up", "↑", "Move up (Ctrl+Up)", lambda: self.move(-1)),
             ("down", "↓", "Move down (Ctrl+Down)", lambda: self.move(1)),
         ):
@@ -246,6 +293,12 @@ class KeyEditor(QWidget):
             rows[row : row + 1] = parts
             self.model.commit(rows, "Split label")
             self.select_rows(list(range(row, row + len(parts))))
+
+    def tidy_rows(self) -> None:
+        """Split alternatives and notes out of the selected labels' names (one undo step)."""
+        chosen = set(self.selected_rows())
+        rows = [tidy_entry(e) if i in chosen else e for i, e in enumerate(self.model.entries)]
+        self.model.commit(rows, f"Tidy {len(chosen)} label{'s' * (len(chosen) > 1)}")
 
     def move(self, step: int) -> None:
         """Move the selected labels up (-1) or down (+1) as a block."""

@@ -29,12 +29,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from labeler.erase.edits import EraseEdits
+from labeler.erase.mask import Stroke
 from labeler.store.records import Box, KeyEntry
 from ui.curate.canvas import BoxItem, Canvas, brush_pen, outline, stroke_path
 from ui.theme import OVERLAY
 
-BOX_KINDS = ("keep", "extra_boxes", "removed_boxes")
-EDIT_KINDS = (*BOX_KINDS, "mask_strokes")
 BRUSH_WIDTHS = (1.0, 40.0)  # points
 BRUSH_DEFAULT = 6.0
 TOOLS = {
@@ -62,25 +62,16 @@ class Figure:
     clip: Box  # page points
     dpi: int
     key: tuple[KeyEntry, ...]
-    edits: dict[str, tuple] = field(default_factory=dict)  # boxes; strokes as JSON
+    edits: EraseEdits = field(default_factory=EraseEdits)
     method: str = ""
 
-    def with_edit(self, kind: str, value: Box | dict, add: bool) -> Figure:
+    def with_edit(self, kind: str, value: Box | Stroke, add: bool) -> Figure:
         """A copy with ``value`` (a box, or a stroke) added to or removed from ``kind``."""
-        values = tuple(v for v in self.edits.get(kind, ()) if v != value)
-        return replace(self, edits={**self.edits, kind: (*values, value) if add else values})
+        return replace(self, edits=self.edits.with_edit(kind, value, add))
 
     def cleared(self, kind: str) -> Figure:
         """A copy without any ``kind`` edit (e.g. every painted stroke)."""
-        return replace(self, edits={**self.edits, kind: ()})
-
-
-def normalise_edits(edits: dict) -> dict[str, tuple]:
-    """Edits as stored (JSON lists) -> tuples of boxes per kind, and the strokes as stored."""
-    boxes = {
-        kind: tuple(tuple(float(v) for v in b) for b in edits.get(kind, ())) for kind in BOX_KINDS
-    }
-    return {**boxes, "mask_strokes": tuple(edits.get("mask_strokes", ()))}
+        return replace(self, edits=self.edits.cleared(kind))
 
 
 class ErasePreview(QWidget):
@@ -204,7 +195,7 @@ class ErasePreview(QWidget):
     def set_figure(self, figure: Figure | None, refit: bool = True) -> None:
         """Show ``figure`` (None: the empty state)."""
         self.figure = figure
-        self.clear_mask_action.setEnabled(bool(figure and figure.edits.get("mask_strokes")))
+        self.clear_mask_action.setEnabled(bool(figure and figure.edits.mask_strokes))
         self.canvas.setVisible(figure is not None)
         self.empty.setVisible(figure is None)
         if figure is None:
@@ -306,11 +297,11 @@ class ErasePreview(QWidget):
             ),
         ):
             click = (lambda b, k=kind: self._undo_edit(k, b)) if tool == kind else None
-            for box in self.figure.edits.get(kind, ()):
+            for box in getattr(self.figure.edits, kind):
                 self._add(BoxItem(box, outline(colour, 1.5, Qt.PenStyle.DashLine), click, tip), 30)
-        for stroke in self.figure.edits.get("mask_strokes", ()):
-            path = self.canvas.scene().addPath(stroke_path([tuple(p) for p in stroke["points"]]))
-            path.setPen(brush_pen(stroke["width"], alpha=60))
+        for stroke in self.figure.edits.mask_strokes:
+            path = self.canvas.scene().addPath(stroke_path(list(stroke.points)))
+            path.setPen(brush_pen(stroke.width, alpha=60))
             path.setToolTip("Painted mask: erased as painted (Clear mask drops it)")
             self._add(path, 30)
 
@@ -394,11 +385,11 @@ class ErasePreview(QWidget):
 
     def _painted(self, points: list[tuple[float, float]]) -> None:
         if self.figure is not None and self.tool() == "mask_strokes":
-            stroke = {"width": self.brush.value(), "points": [list(p) for p in points]}
+            stroke = Stroke.from_json({"width": self.brush.value(), "points": points})
             self.edits_changed.emit(self.figure.with_edit("mask_strokes", stroke, add=True))
 
     def _clear_mask(self) -> None:
-        if self.figure is not None and self.figure.edits.get("mask_strokes"):
+        if self.figure is not None and self.figure.edits.mask_strokes:
             self.edits_changed.emit(self.figure.cleared("mask_strokes"))
 
     def _drawn(self, box: Box) -> None:

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from labeler.curation import key_from_labels
 from labeler.erase import EraseResult
+from labeler.erase.edits import EraseEdits
 from labeler.errors import PasswordRequired
 from labeler.store.records import Box, Item, KeyEntry
 from ui import workers
@@ -39,7 +40,7 @@ from ui.curate.item_form import ItemForm
 from ui.curate.items_panel import ItemsPanel
 from ui.curate.key_editor import KeyEditor
 from ui.curate.page_viewer import PageViewer
-from ui.curate.preview import EDIT_KINDS, TOOLS, ErasePreview, Figure, normalise_edits
+from ui.curate.preview import TOOLS, ErasePreview, Figure
 from ui.errors import interactive, show_error
 from ui.session import Session
 from ui.shortcuts import ShortcutRegistry
@@ -276,8 +277,7 @@ class CurateView(QWidget):
         if self.info is None:
             return
         path, page = self.info.path, self.viewer.page
-        edits = {kind: () for kind in EDIT_KINDS}
-        self._erase(path, page, clip, edits)
+        self._erase(path, page, clip, EraseEdits())
 
     def erase_again(self, figure: Figure) -> None:
         """Re-erase the draft or the stored item with the preview's new edits."""
@@ -286,7 +286,7 @@ class CurateView(QWidget):
         elif self.item is not None:
             project = self.session.require_project()
             before = self.item
-            edits = dict(figure.edits)
+            edits = figure.edits
             item_id = self.item.id
             path = "" if before.source_id is None else project.sources.get(before.source_id).path
             self._run_document(
@@ -297,8 +297,8 @@ class CurateView(QWidget):
                 "Erasing again…",
             )
 
-    def _erase(self, path: str, page: int, clip: Box, edits: dict[str, tuple]) -> None:
-        args = (path, page, clip, DPI, *(edits[kind] for kind in EDIT_KINDS))
+    def _erase(self, path: str, page: int, clip: Box, edits: EraseEdits) -> None:
+        args = (path, page, clip, DPI, edits)
         self._run_document(
             path,
             documents.erase,
@@ -307,7 +307,7 @@ class CurateView(QWidget):
             "Erasing labels…",
         )
 
-    def _erased(self, path: str, page: int, edits: dict, result: EraseResult) -> None:
+    def _erased(self, path: str, page: int, edits: EraseEdits, result: EraseResult) -> None:
         figure = Figure(
             question_png=result.question_png,
             answer_png=result.answer_png,
@@ -356,7 +356,7 @@ class CurateView(QWidget):
             return
         project = self.session.require_project()
         draft = self.draft
-        edits = dict(draft.figure.edits)
+        edits = draft.figure.edits
         args = (
             str(project.folder),
             draft.path,
@@ -413,7 +413,7 @@ class CurateView(QWidget):
             clip=clip,
             dpi=item.dpi,
             key=tuple(project.items.key(item.id)),
-            edits=normalise_edits(item.erase_edits),
+            edits=EraseEdits.from_json(item.erase_edits),
             method=item.erase_method,
         )
 

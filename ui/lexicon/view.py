@@ -1,7 +1,9 @@
 """Lexicon: the project's synonym groups and distinct pairs, and what to add next.
 
 Left: every row, by synonym group (the core's :meth:`Lexicon.groups`), searchable,
-with add / remove, CSV import / export and the starter biology lexicon. Right: suggestions mined
+with add / remove, CSV import / export and the starter biology lexicon, and under it the
+lint (:func:`labeler.lexicon_lint.lint_lexicon`: a surface in two groups, a contradiction, a
+self-synonym) as a count and a list; it warns, it never blocks an edit. Right: suggestions mined
 from the stored answers (the core's :func:`labeler.suggestions.project_suggestions`,
 run on a worker thread), each one click from "same" or "distinct". Every edit is an
 undoable command that emits ``lexicon_changed``, so open scores update live.
@@ -22,6 +24,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QListWidget,
     QPushButton,
     QSplitter,
     QStyledItemDelegate,
@@ -31,7 +34,9 @@ from PySide6.QtWidgets import (
 )
 
 from labeler.errors import LabelerError
-from labeler.lexicon import Lexicon, load_starter
+from labeler.lexicon import Lexicon
+from labeler.lexicon_lint import LintIssue, lint_lexicon
+from labeler.lexicon_project import export_csv, plan_import, starter_rows
 from labeler.store import Project
 from labeler.suggestions import Suggestion, project_suggestions
 from ui import workers
@@ -73,11 +78,16 @@ class LexiconView(QWidget):
         self.session = session
         self.suggestion_worker: workers.Worker | None = None
         self._suggestions_stale = True
+        self._linted_rows: tuple | None = None
 
         self.search = QLineEdit()
         self.search.setPlaceholderText("Search names…")
         self.search.setClearButtonEnabled(True)
         self.count = QLabel()
+        self.lint_count = QLabel()
+        self.lint_list = QListWidget()
+        self.lint_list.setMaximumHeight(6 * (self.fontMetrics().height() + 6))
+        self.lint_list.setWordWrap(True)
         self.rows_model = RowsModel(self)
         self.rows = QTableView()
         self.rows.setModel(self.rows_model)
@@ -144,6 +154,8 @@ class LexiconView(QWidget):
         left = QVBoxLayout(left_box)
         left.addLayout(top)
         left.addWidget(self.rows, 1)
+        left.addWidget(self.lint_count)
+        left.addWidget(self.lint_list)
         left.addLayout(form)
         left.addLayout(files)
 
@@ -177,7 +189,7 @@ class LexiconView(QWidget):
         delete.activated.connect(self.remove_selected)
         import_csv.clicked.connect(lambda: self.import_csv())
         export_csv.clicked.connect(lambda: self.export_csv())
-        starter.clicked.connect(lambda: self.add_rows(_rows(load_starter()), "Add starter lexicon"))
+        starter.clicked.connect(lambda: self.add_rows(starter_rows(), "Add starter lexicon"))
         refresh.clicked.connect(self.refresh_suggestions)
         self.suggestions.clicked.connect(self._suggestion_clicked)
 
@@ -216,6 +228,21 @@ class LexiconView(QWidget):
         extra = sum(len(r) for r in project.lexicon.item_rows().values()) if project else 0
         text = f"{len(lexicon.groups())} groups · {len(lexicon.distinct_pairs())} distinct pairs"
         self.count.setText(text + (f" · {extra} item-only rows" if extra else ""))
+        rows = tuple(project.lexicon.rows()) if project else ()
+        if rows != self._linted_rows:  # the lint follows edits, not the search box
+            self._linted_rows = rows
+            self.show_lint(lint_lexicon(lexicon))
+
+    def show_lint(self, issues: list[LintIssue]) -> None:
+        """The lint's count (always visible) and one line per issue (hidden when clean)."""
+        if issues:
+            kinds = sorted({i.kind.replace("_", " ") for i in issues})
+            self.lint_count.setText(f"Lint: {len(issues)} issue(s) ({', '.join(kinds)})")
+        else:
+            self.lint_count.setText("Lint: no issues")
+        self.lint_list.clear()
+        self.lint_list.addItems([i.message for i in issues])
+        self.lint_list.setVisible(bool(issues))
 
     def refresh_suggestions(self) -> None:
         """Recompute suggestions on a worker thread (the list stays usable meanwhile)."""
@@ -297,12 +324,16 @@ class LexiconView(QWidget):
         if not path:
             return
         try:
-            rows = _rows(Lexicon.from_csv(path))
+            plan = plan_import(self.session.require_project(), path)
         except LabelerError as exc:
             show_error(exc, self, "Lexicon")
             return
-        if self.add_rows(rows, f"Import {Path(path).name}"):
-            self.session.status_message.emit(f"Imported {len(rows)} rows from {path}")
+        if self.add_rows(list(plan.rows), f"Import {Path(path).name}"):
+            lint = f"; {len(plan.issues)} new lint issue(s)" if plan.issues else ""
+            self.session.status_message.emit(
+                f"Imported {len(plan.rows)} rows from {path} "
+                f"({plan.already_present} already present{lint})"
+            )
 
     def export_csv(self, path: str | None = None) -> None:
         """Write the project's global lexicon to a CSV (atomically)."""
@@ -313,7 +344,7 @@ class LexiconView(QWidget):
         if not path:
             return
         try:
-            Lexicon.from_rows(self.session.require_project().lexicon.rows()).to_csv(path)
+            export_csv(self.session.require_project(), path)
         except (LabelerError, OSError) as exc:
             show_error(exc, self, "Lexicon")
             return
@@ -330,7 +361,3 @@ class LexiconView(QWidget):
             show_error(exc, self, "Lexicon")
             return
         self.suggestions_model.drop(suggestion)
-
-
-def _rows(lexicon: Lexicon) -> list[tuple[str, str, str]]:
-    return [(r.canonical, r.synonym, r.relation) for r in lexicon.rows()]

@@ -26,7 +26,8 @@ from typing import Any
 
 from labeler.errors import LabelerError
 from labeler.providers.config import ModelConfig
-from labeler.runs.runner import RunProgress, run
+from labeler.runs.runner import RunOptions, RunProgress, run
+from labeler.runs.runner import RunRequest as CoreRunRequest
 from labeler.store import NewResponse, Project
 
 #: Minimum seconds between progress messages (the last one is always sent).
@@ -43,6 +44,10 @@ class RunRequest:
     item_ids: tuple[str, ...]
     concurrency: int
     retry_failed: bool
+
+    def runs(self) -> CoreRunRequest:
+        """The core's record of what to run (the folder and the concurrency stay here)."""
+        return CoreRunRequest(self.models, self.conditions, self.item_ids, self.retry_failed)
 
 
 class Batcher:
@@ -70,16 +75,12 @@ def main(request: RunRequest, queue: Any, cancel: Any) -> None:
     threading.Thread(target=lambda: (cancel.wait(), stop.set()), daemon=True).start()
     try:
         with Project.open(request.folder) as project:
-            summary = run(
-                project,
-                list(request.models),
-                list(request.conditions),
-                list(request.item_ids),
+            options = RunOptions(
                 concurrency=request.concurrency,
-                retry_failed=request.retry_failed,
                 on_progress=Batcher(queue.put).report,
                 cancel=stop,
             )
+            summary = run(project, request.runs(), options)
         queue.put(("done", summary))
     except LabelerError as exc:
         queue.put(("error", str(exc), True))

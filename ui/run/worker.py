@@ -39,9 +39,7 @@ class Estimate:
 def estimate(request: RunRequest) -> Estimate:
     """Plan the run (as the runner would) and price it; runs on a worker thread."""
     with Project.open(request.folder) as project:
-        plan = plan_run(
-            project, request.models, request.conditions, request.item_ids, request.retry_failed
-        )
+        plan = plan_run(project, request.runs())
     cost, unpriced = plan.estimated_cost()
     return Estimate(len(plan.calls), plan.skipped, len(plan.unrunnable), cost, tuple(unpriced))
 

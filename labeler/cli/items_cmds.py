@@ -1,0 +1,129 @@
+"""Item commands: ``labeler items show`` and ``labeler items edit-key``.
+
+What a curator does to a key in Curate's key editor, from the command line:
+rename an entry, set or change its alternatives (other names printed with it,
+scored as the same part) and its note (printed text that is not a name), or
+tidy a typed name the way harvest splits printed labels.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from labeler.store import Item, Project
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``labeler items`` with its sub-commands."""
+    items = sub.add_parser("items", help="show an item and edit its answer key")
+    commands = items.add_subparsers(dest="items_command", required=True, metavar="COMMAND")
+
+    p = commands.add_parser("show", help="an item's fields and its key")
+    p.add_argument("dir", help="the project folder")
+    p.add_argument("id", help="item id (internal, or the public PREFIX-N)")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    p.set_defaults(func=_show)
+
+    p = commands.add_parser(
+        "edit-key",
+        help="change one key entry's name, alternatives or note",
+        description="Change one entry of an item's answer key. Alternatives are other names "
+        "of the part printed with it (answers using them score as correct); the note is "
+        "printed text that is not a name. Separate several alternatives with ';'.",
+    )
+    p.add_argument("dir", help="the project folder")
+    p.add_argument("id", help="item id (internal, or the public PREFIX-N)")
+    p.add_argument("entry", help="which entry: its number (1-based), its name or its marker")
+    p.add_argument("--name", help="the new name")
+    p.add_argument("--alternatives", help="replace the alternatives ('a; b'; '' for none)")
+    p.add_argument("--add-alternative", action="append", default=[], metavar="NAME", help="add one")
+    p.add_argument(
+        "--remove-alternative", action="append", default=[], metavar="NAME", help="remove one"
+    )
+    p.add_argument("--note", help="the new note ('' for none)")
+    p.add_argument(
+        "--tidy",
+        action="store_true",
+        help="read alternatives and a note out of the name as harvest does "
+        "('Aorta (cut)' -> Aorta, note cut); applied after --name",
+    )
+    p.add_argument("--json", action="store_true", help="print the item as JSON afterwards")
+    p.set_defaults(func=_edit_key)
+
+
+def _item(project: Project, item_id: str) -> Item:
+    """The item ``item_id`` names: an internal id or, once exported, its public id."""
+    from labeler.export.ids import internal_ids_by_public
+
+    return project.items.get(internal_ids_by_public(project).get(item_id, item_id))
+
+
+def _show(args: argparse.Namespace) -> int:
+    from labeler.store import Project
+
+    with Project.open(args.dir) as project:
+        _print(project, _item(project, args.id), args.json)
+    return 0
+
+
+def _edit_key(args: argparse.Namespace) -> int:
+    from labeler.curation import edit_entry, find_entry, parse_alternatives, tidy_entry
+    from labeler.errors import LabelerError
+    from labeler.store import Project
+
+    edits = (args.name, args.alternatives, args.note)
+    listed = args.add_alternative + args.remove_alternative
+    if all(v is None for v in edits) and not listed and not args.tidy:
+        raise LabelerError(
+            "say what to change: --name, --alternatives, --add-alternative, "
+            "--remove-alternative, --note or --tidy"
+        )
+    with Project.open(args.dir) as project:
+        item = _item(project, args.id)
+        key = project.items.key(item.id)
+        index = find_entry(key, args.entry)
+        entry = key[index]
+        if args.name is not None:
+            entry = edit_entry(entry, name=args.name)
+        if args.tidy:
+            entry = tidy_entry(entry)
+        alternatives = list(entry.alternatives)
+        if args.alternatives is not None:
+            alternatives = list(parse_alternatives(args.alternatives))
+        for gone in args.remove_alternative:
+            kept = [a for a in alternatives if a.casefold() != gone.strip().casefold()]
+            if len(kept) == len(alternatives):
+                have = "; ".join(alternatives) or "none"
+                raise LabelerError(f"{entry.name!r} has no alternative {gone!r} (it has: {have})")
+            alternatives = kept
+        alternatives += args.add_alternative
+        changed = edit_entry(entry, alternatives=alternatives, note=args.note)
+        if changed != key[index]:
+            project.items.set_key(item.id, [*key[:index], changed, *key[index + 1 :]])
+        _print(project, project.items.get(item.id), args.json)
+    return 0
+
+
+def _print(project: Project, item: Item, as_json: bool) -> None:
+    import json
+
+    from labeler.curation import format_alternatives, item_as_json
+    from labeler.export.ids import stored_public_ids
+
+    if as_json:
+        print(json.dumps(item_as_json(project, item), indent=2, ensure_ascii=False))
+        return
+    public = stored_public_ids(project).get(item.id, "not yet exported")
+    print(f"{item.id} ({public}) · {item.status} · {item.tier} · pattern {item.pattern}")
+    print(f"subject: {item.subject or '(none)'}")
+    key = project.items.key(item.id)
+    print(f"key ({len(key)} entr{'y' if len(key) == 1 else 'ies'}):")
+    for n, e in enumerate(key, start=1):
+        marker = f" [{e.marker}]" if e.marker else ""
+        print(f"  {n}. {e.name or '(marker only)'}{marker}")
+        if e.alternatives:
+            print(f"     alternatives: {format_alternatives(e.alternatives)}")
+        if e.note:
+            print(f"     note: {e.note}")

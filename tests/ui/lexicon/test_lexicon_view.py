@@ -1,0 +1,163 @@
+"""The Lexicon view: suggestions one click from the lexicon, CSV in and out, undo."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from labeler.lexicon import Lexicon
+from labeler.store import KeyEntry, NewItem, Project
+from tests.ui.factory import answer
+from ui.lexicon.models import SuggestionsModel
+from ui.lexicon.view import LexiconView
+from ui.review.cells import Column
+from ui.review.matrix import ScoreRole
+from ui.review.view import ReviewView
+
+
+def spelling_project(folder) -> Project:
+    """Two models write "oesophagus" for the key's "esophagus" (the fuzzy guard's first-3 rule
+    rejects it), so it is a top suggestion; F1 is 0.5 until it is promoted."""
+    project = Project.create(folder, name="gut")
+    project.items.add(
+        NewItem(item_id="gut", subject="the gut", key=[KeyEntry("esophagus"), KeyEntry("stomach")])
+    )
+    for model in ("m/a", "m/b"):
+        project.responses.record(answer("gut", model, "told", ["oesophagus", "stomach"]))
+    return project
+
+
+@pytest.fixture
+def views(tmp_path, qtbot, session):
+    spelling_project(tmp_path / "p").close()
+    session.open(tmp_path / "p")
+    lexicon = LexiconView(session)
+    review = ReviewView(session)
+    for widget in (lexicon, review):
+        qtbot.addWidget(widget)
+        widget.resize(1280, 800)
+    lexicon.show()
+    qtbot.waitUntil(lambda: lexicon.suggestions_model.rowCount() > 0, timeout=10_000)
+    yield lexicon, review
+    for widget in (lexicon, review):
+        widget.close()
+
+
+def click(view, row: int, column: int, qtbot) -> None:
+    index = view.suggestions_model.index(row, column)
+    rect = view.suggestions.visualRect(index)
+    qtbot.mouseClick(view.suggestions.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+
+
+def test_one_click_same_promotes_the_suggestion_and_scores_update(views, qtbot):
+    lexicon, review = views
+    first = lexicon.suggestions_model.suggestions[0]
+    assert (first.pred, first.key, first.n_models) == ("oesophagus", "esophagus", 2)
+    score = review.matrix_model.index(0, review.matrix_model.columns.index(Column("m/a", "told")))
+    assert score.data(ScoreRole).f1 == pytest.approx(0.5)
+
+    click(lexicon, 0, SuggestionsModel.SAME, qtbot)
+
+    project = lexicon.session.project
+    assert project.lexicon.rows() == [("esophagus", "oesophagus", "same")]
+    assert lexicon.rows_model.rows == [("esophagus", "oesophagus", "same")]
+    assert score.data(ScoreRole).f1 == pytest.approx(1.0)
+    assert all(s.pred != "oesophagus" for s in lexicon.suggestions_model.suggestions)
+
+    lexicon.session.undo_stack.undo()
+    assert project.lexicon.rows() == []
+    assert lexicon.rows_model.rows == []
+    assert score.data(ScoreRole).f1 == pytest.approx(0.5)
+
+
+def test_one_click_distinct_records_a_distinct_pair(views, qtbot):
+    lexicon, _ = views
+    click(lexicon, 0, SuggestionsModel.DISTINCT, qtbot)
+    assert lexicon.session.project.lexicon.rows() == [("esophagus", "oesophagus", "distinct")]
+    qtbot.waitUntil(lambda: lexicon.suggestion_worker is None)
+    assert all(s.pred != "oesophagus" for s in lexicon.suggestions_model.suggestions)
+
+
+def test_csv_import_export_round_trip_and_search(views, tmp_path):
+    lexicon, review = views
+    source = tmp_path / "in.csv"
+    source.write_text(
+        "canonical,synonym,relation\n"
+        "esophagus,oesophagus,\n"
+        "mitral valve,bicuspid valve,same\n"
+        "nucleus,nucleolus,distinct\n",
+        encoding="utf-8",
+    )
+    lexicon.import_csv(str(source))
+    rows = lexicon.session.project.lexicon.rows()
+    assert ("esophagus", "oesophagus", "same") in rows and len(rows) == 3
+    assert lexicon.count.text().startswith("2 groups · 1 distinct pairs")
+    score = review.matrix_model.index(0, review.matrix_model.columns.index(Column("m/b", "told")))
+    assert score.data(ScoreRole).f1 == pytest.approx(1.0)
+
+    out = tmp_path / "out.csv"
+    lexicon.export_csv(str(out))
+    assert Lexicon.from_csv(out).rows() == Lexicon.from_rows(rows).rows()
+
+    lexicon.search.setText("bicuspid")
+    assert lexicon.rows_model.rows == [("mitral valve", "bicuspid valve", "same")]
+
+    lexicon.session.undo_stack.undo()  # the whole import is one step
+    assert lexicon.session.project.lexicon.rows() == []
+
+
+def test_a_contradicting_import_is_refused_whole(views, tmp_path):
+    lexicon, _ = views
+    lexicon.session.project.lexicon.add("nucleus", "nucleolus", "distinct")
+    bad = tmp_path / "bad.csv"
+    bad.write_text(
+        "canonical,synonym,relation\nstomach,gaster,same\nnucleus,nucleolus,same\n",
+        encoding="utf-8",
+    )
+    lexicon.import_csv(str(bad))
+    assert lexicon.session.project.lexicon.rows() == [("nucleus", "nucleolus", "distinct")]
+    assert lexicon.session.undo_stack.count() == 0
+
+
+def test_rows_are_added_and_removed_from_the_form(views, qtbot):
+    lexicon, _ = views
+    lexicon.canonical.setText("stomach")
+    lexicon.synonym.setText("gaster")
+    qtbot.keyClick(lexicon.synonym, Qt.Key.Key_Return)
+    assert lexicon.session.project.lexicon.rows() == [("stomach", "gaster", "same")]
+    lexicon.rows.selectRow(0)
+    lexicon.remove_selected()
+    assert lexicon.session.project.lexicon.rows() == []
+
+
+def test_a_chain_shows_as_one_group_and_search_keeps_the_whole_group(views):
+    lexicon, _ = views
+    project = lexicon.session.project
+    for canonical, synonym, relation in [
+        ("stomach", "gaster", "same"),
+        ("mitral valve", "bicuspid valve", "same"),
+        ("bicuspid valves", "left AV valve", "same"),  # joins the mitral group via the plural
+        ("nucleus", "nucleolus", "distinct"),
+    ]:
+        project.lexicon.add(canonical, synonym, relation)
+    lexicon.session.lexicon_changed.emit()
+    model = lexicon.rows_model
+    shown = [[model.index(r, c).data() for c in range(4)] for r in range(model.rowCount())]
+    assert shown == [
+        ["mitral valve", "mitral valve", "bicuspid valve", "same"],
+        ["", "bicuspid valves", "left AV valve", "same"],
+        ["stomach", "stomach", "gaster", "same"],
+        ["Distinct pairs", "nucleus", "nucleolus", "distinct"],
+    ]
+    assert lexicon.count.text() == "2 groups · 1 distinct pairs"
+    tip = model.index(1, 0).data(Qt.ItemDataRole.ToolTipRole)
+    assert (
+        tip
+        == "4 names, all the same: mitral valve = bicuspid valve = bicuspid valves = left AV valve"
+    )
+    lexicon.search.setText("left av")
+    assert model.rows == [
+        ("mitral valve", "bicuspid valve", "same"),
+        ("bicuspid valves", "left AV valve", "same"),
+    ]
+    assert model.index(0, 0).data() == "mitral valve"
