@@ -17,7 +17,7 @@ import pymupdf
 from labeler.erase import redact
 from labeler.harvest.fragments import Fragment
 from labeler.pdf.content import Drawing
-from labeler.pdf.geometry import Box, center_in, grown, merge_overlapping, union
+from labeler.pdf.geometry import Box, center_in, grown, overlaps, union
 
 MIN_GLYPH = 2.0  # points: smaller fills are dots and specks
 MAX_GLYPH = 60.0  # points: larger fills are drawing, not lettering
@@ -113,22 +113,30 @@ def _fragment(line: list[Box]) -> Fragment:
 
 
 def erase_outlines(page: pymupdf.Page, line_boxes: Iterable[Box]) -> int:
-    """Delete the paths fully covered by the (slightly grown) line boxes; returns the count.
+    """Delete the paths fully covered by the (slightly grown) line boxes; returns the passes.
 
     Measured on PyMuPDF 2.0: where redaction rects overlap, paths in the overlap
     are often *not* removed (many per-glyph rects left a third of the glyphs;
     two tight label lines left the first line's descenders). So the rects are
     per line, grown by a point (coverage is tested against the path's control
-    points, which poke out of bowls like "a"), and overlapping ones are merged.
+    points, which poke out of bowls like "a"), and rects that overlap go in separate
+    redaction passes. They are never merged into their union: on a figure placed small, two
+    labels' boxes plus the gap between them can cover real drawing, which would be deleted.
     """
-    rects = merge_overlapping(grown(b, 1.0) for b in line_boxes)
-    for rect in rects:
-        page.add_redact_annot(pymupdf.Rect(rect), fill=False, cross_out=False)
-    if rects:
+    passes: list[list[Box]] = []
+    for rect in (grown(b, 1.0) for b in line_boxes):
+        free = next((p for p in passes if not any(overlaps(rect, other) for other in p)), None)
+        if free is None:
+            passes.append([rect])
+        else:
+            free.append(rect)
+    for rects in passes:
+        for rect in rects:
+            page.add_redact_annot(pymupdf.Rect(rect), fill=False, cross_out=False)
         redact.apply(
             page,
             images=pymupdf.PDF_REDACT_IMAGE_NONE,
             graphics=pymupdf.PDF_REDACT_LINE_ART_REMOVE_IF_COVERED,
             text=pymupdf.PDF_REDACT_TEXT_NONE,
         )
-    return len(rects)
+    return len(passes)

@@ -93,27 +93,52 @@ def ocr_fragments(raster: Raster, hits: Sequence[Hit]) -> list[Fragment]:
     return merge_on_lines(pieces)
 
 
+#: OCR must read over this share of a glyph cluster's box for the cluster to be one text line.
+MIN_READ_SHARE = 0.5
+
+
 def name_outline_lines(
     raster: Raster, hits: Sequence[Hit], lines: Sequence[Fragment]
 ) -> list[Fragment]:
     """Give each outline-glyph line the OCR text read over it; drop lines OCR cannot read.
 
-    Each hit goes to the line it overlaps most, so a hit is never used twice.
+    Each hit goes to the line it overlaps most, so a hit is never used twice. A cluster is a
+    text line only if what OCR read covers most of it: dark drawing next to a label (a
+    membrane's dark fills, small molecules, a shaded edge) chains into one huge "line" of
+    glyph-sized paths, and erasing that box would delete the drawing. Such a cluster keeps only
+    the boxes OCR read in it, one line each, so the label is erased and the drawing is not.
     """
     texts: dict[int, list[Hit]] = {}
     for hit in hits:
         best, best_area = None, 0.0
         for index, line in enumerate(lines):
-            x0, y0, x1, y1 = raster.to_pixels(line.bbox)
-            hx0, hy0, hx1, hy1 = hit[1]
-            area = max(0, min(x1, hx1) - max(x0, hx0)) * max(0, min(y1, hy1) - max(y0, hy0))
+            area = _overlap_area(raster.to_pixels(line.bbox), hit[1])
             if area > best_area:
                 best, best_area = index, area
         if best is not None:
             texts.setdefault(best, []).append(hit)
     named = []
     for index, line in enumerate(lines):
-        if index in texts:
-            line.text = " ".join(t for t, _ in sorted(texts[index], key=lambda h: h[1][0]))
+        found = sorted(texts.get(index, ()), key=lambda h: h[1][0])
+        if not found:
+            continue
+        box = raster.to_pixels(line.bbox)
+        area = max(1, (box[2] - box[0]) * (box[3] - box[1]))
+        if sum(_overlap_area(box, h[1]) for h in found) >= MIN_READ_SHARE * area:
+            line.text = " ".join(t for t, _ in found)
             named.append(line)
+            continue
+        for text, hit_box in found:
+            x0, y0, x1, y1 = raster.to_points(hit_box)
+            lx0, ly0, lx1, ly1 = line.bbox
+            read = (max(x0, lx0), max(y0, ly0), min(x1, lx1), min(y1, ly1))
+            if read[2] > read[0] and read[3] > read[1]:
+                size = (read[3] - read[1]) / 1.2  # an OCR box spans the line, as in ocr_fragments
+                named.append(
+                    Fragment(text=text, bbox=read, size=size, kind="outline", parts=[read])
+                )
     return named
+
+
+def _overlap_area(a: Sequence[float], b: Sequence[float]) -> float:
+    return max(0.0, min(a[2], b[2]) - max(a[0], b[0])) * max(0.0, min(a[3], b[3]) - max(a[1], b[1]))

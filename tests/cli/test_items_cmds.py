@@ -9,20 +9,22 @@ import pytest
 from labeler.cli import main
 from labeler.export.exporter import export_project
 from labeler.results import load_results
-from labeler.store import KeyEntry, NewResponse, Project
+from labeler.store import KeyEntry, NewItem, NewResponse, Project
 
 
 @pytest.fixture
 def folder(tmp_path):
     with Project.create(tmp_path / "proj", name="Ear", id_prefix="EAR") as p:
         item = p.items.add(
-            subject="human ear",
-            status="ready",
-            key=[
-                KeyEntry("Tympanic membrane", marker="A", alternatives=("eardrum",)),
-                KeyEntry("Aorta (cut)", origin="vector"),
-                KeyEntry("", marker="C"),
-            ],
+            NewItem(
+                subject="human ear",
+                status="ready",
+                key=[
+                    KeyEntry("Tympanic membrane", marker="A", alternatives=("eardrum",)),
+                    KeyEntry("Aorta (cut)", origin="vector"),
+                    KeyEntry("", marker="C"),
+                ],
+            )
         )
         p.responses.record(
             NewResponse(item.id, "m", "told", "h", status="ok", labels=[{"name": "tympanum"}])

@@ -16,7 +16,7 @@ from labeler.export.exporter import export_project
 from labeler.export.importer import import_items, import_results
 from labeler.harvest.label_text import split_label
 from labeler.results import load_results, project_lexicon, score_cell
-from labeler.store import KeyEntry, NewResponse, Project
+from labeler.store import KeyEntry, NewItem, NewResponse, Project
 
 PRINTED = {
     "ear": "Tympanic membrane (eardrum)",
@@ -46,7 +46,9 @@ def project(tmp_path):
     with Project.create(tmp_path / "proj", name="Textbook keys", id_prefix="KEYS") as p:
         ids = {}
         for subject, printed in PRINTED.items():
-            ids[subject] = p.items.add(subject=subject, status="ready", key=[entry(printed)]).id
+            ids[subject] = p.items.add(
+                NewItem(subject=subject, status="ready", key=[entry(printed)])
+            ).id
         for n, (subject, model, condition, answer) in enumerate(ANSWERS):
             p.responses.record(
                 NewResponse(

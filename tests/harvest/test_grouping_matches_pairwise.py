@@ -107,4 +107,3 @@ def test_real_pages_harvest_exactly_as_the_pairwise_loops() -> None:
         slow.sort(key=lambda g: (g.bbox[1], g.bbox[0]))
         assert _groups(fast) == _groups(slow), f"page {page.number + 1}"
         assert fast
-

@@ -17,7 +17,7 @@ from labeler.curation import (
     tidy_entry,
 )
 from labeler.errors import LabelerError
-from labeler.store import KeyEntry, Project
+from labeler.store import KeyEntry, NewItem, Project
 from labeler.store.records import alternative_rows
 from labeler.store.schema import SCHEMA_VERSION
 
@@ -32,7 +32,7 @@ def project(tmp_path):
 
 def test_alternatives_and_note_are_stored_and_read_back(project):
     key = [EARDRUM, KeyEntry("Aorta", note="cut"), KeyEntry("", marker="C")]
-    item = project.items.add(subject="ear", key=key)
+    item = project.items.add(NewItem(subject="ear", key=key))
     assert project.items.key(item.id) == key
     with Project.open(project.folder) as again:
         assert again.items.keys()[item.id] == key
@@ -40,7 +40,7 @@ def test_alternatives_and_note_are_stored_and_read_back(project):
 
 def test_stored_alternatives_are_trimmed_and_repeats_dropped(project):
     messy = KeyEntry("Trachea", alternatives=("  windpipe ", "", "Windpipe", "trachea"))
-    item = project.items.add(key=[messy])
+    item = project.items.add(NewItem(key=[messy]))
     assert project.items.key(item.id)[0].alternatives == ("windpipe",)
 
 
@@ -53,7 +53,7 @@ def test_stored_alternatives_are_trimmed_and_repeats_dropped(project):
     ],
 )
 def test_bad_alternatives_are_refused_and_nothing_is_stored(project, entry, message):
-    item = project.items.add(key=[EARDRUM])
+    item = project.items.add(NewItem(key=[EARDRUM]))
     with pytest.raises(LabelerError, match=message):
         project.items.set_key(item.id, [KeyEntry("Aorta"), entry])
     assert project.items.key(item.id) == [EARDRUM]
@@ -151,6 +151,6 @@ def test_harvest_proposes_the_split_for_labels_printed_in_a_real_pdf(project, tm
     pdf = tmp_path / "ear.pdf"
     doc.save(pdf)
     doc.close()
-    item = add_item_from_document(project, pdf, 1, (60, 150, 500, 400), subject="ear")
+    item = add_item_from_document(project, pdf, 1, (60, 150, 500, 400), item=NewItem(subject="ear"))
     got = {(e.name, e.alternatives, e.note) for e in project.items.key(item.id)}
     assert got == {("Tympanic membrane", ("eardrum",), ""), ("Aorta", (), "cut")}

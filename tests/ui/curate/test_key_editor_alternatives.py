@@ -15,7 +15,7 @@ from PySide6.QtTest import QTest
 
 from labeler.curation import add_item_from_document
 from labeler.errors import LabelerError
-from labeler.store import KeyEntry, Project
+from labeler.store import KeyEntry, NewItem, Project
 from ui import workers
 from ui.curate.key_editor import ALTERNATIVES, NAME, NOTE
 from ui.main_window import MainWindow
@@ -39,7 +39,11 @@ def setup(qtbot, tmp_path):
     folder = tmp_path / "project"
     with Project.create(folder, name="Ear") as project:
         item = add_item_from_document(
-            project, write_ear_pdf(tmp_path / "ear.pdf"), 1, (60, 90, 420, 230), subject="ear"
+            project,
+            write_ear_pdf(tmp_path / "ear.pdf"),
+            1,
+            (60, 90, 420, 230),
+            item=NewItem(subject="ear"),
         )
     window = MainWindow()
     qtbot.addWidget(window)
