@@ -79,7 +79,12 @@ class Figure:
         fragments = fragments_from_spans([s for s in self.spans if s.plausible])
         outline = glyph_lines(self.drawings, clip)
         if outline:
-            fragments += name_outline_lines(self._raster(), self._hits(), outline)
+            raster = self._raster()
+            # OCR also reads the vector text; those words never name a glyph cluster (on a
+            # figure placed small, a leader's arrowhead beside a word is glyph-sized)
+            vector = [raster.to_pixels(f.bbox) for f in fragments]
+            unread = [h for h in self._hits() if first_containing(h[1], vector) is None]
+            fragments += name_outline_lines(raster, unread, outline)
         regions = list(self.images) + [s.bbox for s in self.spans if not s.plausible]
         if regions:
             raster = self._raster()

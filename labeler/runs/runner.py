@@ -47,7 +47,7 @@ from labeler.providers.config import ModelConfig
 from labeler.providers.images import prepare_image
 from labeler.runs import spool
 from labeler.runs.cost import call_cost, estimate_call_cost
-from labeler.runs.parse import ParsedAnswer, parse_answer
+from labeler.runs.parse import Label, ParsedAnswer, parse_answer
 from labeler.store import NewResponse, Project
 
 DEFAULT_CONCURRENCY = 4
@@ -396,20 +396,24 @@ class _Sender:
                 call.prompt, call.image, call.item_id, call.subject, call.condition
             )
             result, attempts = await send_with_retries(provider, request, self.retry)
+            # Parsing is pure CPU (bounded, yet ~0.3 s on 1 MB of hostile output): off the loop,
+            # so the other calls' streams and the cancel watcher keep running meanwhile.
+            response = await asyncio.to_thread(answer_row, call, result, attempts, self.run_id)
             try:
-                self._store(call, result, attempts)
+                self._store(call, result, attempts, response)
             except Exception as exc:  # the store itself fails: send nothing new, keep in-flight
                 self.failure = self.failure or exc
 
-    def _store(self, call: PlannedCall, result: CallResult, attempts: int) -> None:
-        """Store one answer; an answer that cannot be parsed or stored as is is kept raw.
+    def _store(
+        self, call: PlannedCall, result: CallResult, attempts: int, response: NewResponse
+    ) -> None:
+        """Store one answer; an answer that cannot be stored as is is kept raw.
 
         The call is paid for, and the other calls in flight must go on: whatever a
-        model sent (a lone surrogate, a shape the parser chokes on) becomes one
-        ``parse_error`` row holding the raw text and the reason.
+        model sent that the store refuses becomes one ``parse_error`` row holding the
+        raw text and the reason.
         """
         try:
-            response = to_new_response(call, result, attempts, self.run_id)
             self._record(response)
         except spool.StoreWriteFailed:
             raise
@@ -450,19 +454,32 @@ async def send_with_retries(
     raise AssertionError("unreachable")  # pragma: no cover
 
 
+def answer_row(
+    call: PlannedCall, result: CallResult, attempts: int, run_id: int | None
+) -> NewResponse:
+    """:func:`to_new_response`, and if the parser itself fails, the raw answer kept unparsed."""
+    try:
+        return to_new_response(call, result, attempts, run_id)
+    except Exception as exc:  # a parser bug must not cost a paid answer nor end the run
+        return unparsed_response(call, result, attempts, run_id, exc)
+
+
 def to_new_response(
     call: PlannedCall, result: CallResult, attempts: int, run_id: int | None
 ) -> NewResponse:
-    """The stored row for one finished call: final status, parsed answer, audit fields."""
+    """The stored row for one finished call: final status, parsed answer, audit fields.
+
+    The parser decides an answered call's status: ``ok``, ``refused`` (a plain-text decline
+    with no names), ``parse_error``, or ``truncated`` when the provider hit its limit.
+    """
     status = result.status
     if status in (OK, TRUNCATED) and result.text is not None:
         parsed = parse_answer(result.text, truncated=status == TRUNCATED)
-        if status == OK and not parsed.parse_ok:
-            status = PARSE_ERROR
+        status = parsed.status
     else:
         parsed = ParsedAnswer(None, [], False, None)
     error = result.error
-    if error is None and status in (PARSE_ERROR, TRUNCATED):
+    if error is None and status in (PARSE_ERROR, TRUNCATED, REFUSED):
         error = parsed.error
     if error is None and status == EMPTY:
         error = f"no answer text (finish_reason={result.finish_reason})"
@@ -510,9 +527,9 @@ def _row(
         request_hash=call.request_hash,
         status=status,
         finish_reason=result.finish_reason,
-        raw_text=result.text,
+        raw_text=_storable(result.text),
         diagram_is=parsed.diagram_is,
-        labels=[{"name": x.name, "location_hint": x.location_hint} for x in parsed.labels],
+        labels=[_label_json(x) for x in parsed.labels],
         parse_ok=parsed.parse_ok,
         usage=result.usage,
         latency_ms=round(result.latency_s * 1000, 3),
@@ -524,4 +541,13 @@ def _row(
         image_bytes=len(image.data) if image else None,
         error=error,
         run_id=run_id,
+        parse_notes="; ".join(parsed.notes) or None,
     )
+
+
+def _label_json(label: Label) -> dict[str, str]:
+    """A stored label; ``marker`` only when the answer's structure gave one."""
+    row = {"name": label.name, "location_hint": label.location_hint}
+    if label.marker:
+        row["marker"] = label.marker
+    return row

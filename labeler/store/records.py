@@ -151,6 +151,7 @@ class Response:
     created_at: str
     asked_subject: str | None = None  # the item's subject when this answer was stored
     asked_image: str | None = None  # the item's question image asset then
+    parse_notes: str | None = None  # how the parser read the answer (repairs, drafts skipped)
 
     @property
     def usage(self) -> Usage:
@@ -188,6 +189,7 @@ class NewResponse:
     error: str | None = None
     run_id: int | None = None
     origin: str = "run"
+    parse_notes: str | None = None
 
 
 def dumps(value: Any) -> str:

@@ -135,6 +135,10 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE key_entries ADD COLUMN alternatives TEXT NOT NULL DEFAULT '[]';
     ALTER TABLE key_entries ADD COLUMN note TEXT NOT NULL DEFAULT '';
     """,
+    # 5: how the parser read an answer (repairs made, drafts skipped); NULL: read as sent
+    """
+    ALTER TABLE responses ADD COLUMN parse_notes TEXT;
+    """,
     # 7: damage MuPDF survived silently, shown to the curator (labeler/pdf/damage.py):
     # a source MuPDF had to repair, an item whose page lost its text or renders blank
     """

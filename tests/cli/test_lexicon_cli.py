@@ -7,7 +7,7 @@ import sys
 
 from labeler.cli import main
 from labeler.lexicon import load_starter
-from labeler.store import KeyEntry, Project
+from labeler.store import KeyEntry, NewItem, Project
 
 
 def run(capsys, *args: str) -> tuple[int, str, str]:
@@ -103,7 +103,7 @@ def test_suggest_prints_related_ontology_synonyms_without_adding_them(tmp_path, 
     folder = tmp_path / "p"
     run(capsys, "init", str(folder))
     with Project.open(folder) as project:
-        project.items.add(item_id="ear", key=[KeyEntry("incus"), KeyEntry("malleus")])
+        project.items.add(NewItem(item_id="ear", key=[KeyEntry("incus"), KeyEntry("malleus")]))
         before = project.lexicon.rows()
     code, out, _ = run(capsys, "lexicon", "suggest", str(folder))
     assert code == 0

@@ -20,7 +20,7 @@ from labeler.lexicon_project import (
 )
 from labeler.results import project_lexicon
 from labeler.scoring import score_names
-from labeler.store import KeyEntry, Project
+from labeler.store import KeyEntry, NewItem, Project
 
 
 def write_csv(path, rows) -> str:
@@ -40,7 +40,7 @@ def empty(tmp_path):
 def test_a_new_project_starts_with_the_starter_and_eardrum_scores(tmp_path):
     with create_project(tmp_path / "p") as project:
         assert len(project.lexicon.rows()) == len(load_starter())
-        project.items.add(item_id="ear", key=[KeyEntry("tympanic membrane")])
+        project.items.add(NewItem(item_id="ear", key=[KeyEntry("tympanic membrane")]))
         score = score_names(["eardrum"], ["tympanic membrane"], project_lexicon(project, "ear"))
         assert score.f1 == 1.0
 

@@ -123,9 +123,9 @@ def test_each_status_signal(project, server, key_env, tmp_path, provider):
     assert "no answer text" in blank.error
     if provider == "openai":  # the loopback spends all 80 output tokens on reasoning
         assert "reasoning used the whole output budget (80 tokens)" in blank.error
-    prose = rows["kidney", "told"]
-    assert (prose.status, prose.parse_ok, prose.labels) == ("parse_error", False, [])
-    assert prose.raw_text == "I cannot see the image, sorry." and prose.error
+    prose = rows["kidney", "told"]  # a plain-text decline is a refusal, not a parse error
+    assert (prose.status, prose.parse_ok, prose.labels) == ("refused", False, [])
+    assert prose.raw_text == "I cannot see the image, sorry." and "declined" in prose.error
     failed = rows["kidney", "desc"]
     assert (failed.status, failed.raw_text, failed.attempts) == ("api_error", None, 1)
     assert "HTTP 400" in failed.error and failed.labels == []

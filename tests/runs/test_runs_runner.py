@@ -198,12 +198,12 @@ def test_unknown_condition_and_item_are_user_errors(project):
         plan_run(project, RunRequest([baseline_model()], ["told"], ["nope"]))
 
 
-def test_answers_that_break_parsing_or_storing_are_kept_raw_and_the_run_goes_on(
+def test_answers_with_bad_escapes_or_surrogates_lose_only_what_is_unreadable(
     project, key_env, tmp_path
 ):
     bad_escape = '{"diagram_is": "heart\\q", "labels": [{"name": "aorta"}]}'
     surrogate_label = '{"diagram_is": "valves", "labels": [{"name": "\\ud800"}]}'
-    surrogate_text = 'Sure \ud800 {"labels": [{"name": "glomerulus"}]}'
+    surrogate_text = 'Sure \ud800 {"labels": [{"name": "glomerulus"}, {"name": "x\ud800"}]}'
     with LoopbackServer() as server:
         server.script("of: the human heart", ok(bad_escape))
         server.script("of: the kidney", ok(surrogate_text))
@@ -211,15 +211,19 @@ def test_answers_that_break_parsing_or_storing_are_kept_raw_and_the_run_goes_on(
         summary = run(
             project, RunRequest(openai_model(tmp_path, server), ["told"]), RunOptions(retry=FAST)
         )
-        assert summary.sent == 3 and summary.counts["parse_error"] == 3
+        assert (
+            summary.sent == 3 and summary.counts["ok"] == 2 and summary.counts["parse_error"] == 1
+        )
     rows = {r.item_id: r for r in project.responses.latest()}
     heart, valves, kidney = rows["heart"], rows["valves"], rows["kidney"]
     assert heart.raw_text == bad_escape and heart.diagram_is == "heart\\q"
-    assert [x["name"] for x in heart.labels] == ["aorta"]
+    assert [x["name"] for x in heart.labels] == ["aorta"] and heart.status == "ok"
+    assert "invalid escapes kept as written" in heart.parse_notes
     assert valves.raw_text == surrogate_label and valves.labels == []
-    assert "UnicodeEncodeError" in valves.error and valves.input_tokens
+    assert "unpaired surrogate" in valves.error and valves.input_tokens
     assert kidney.raw_text == surrogate_text.replace("\ud800", "\\ud800")
-    assert "UnicodeEncodeError" in kidney.error and kidney.status == "parse_error"
+    assert [x["name"] for x in kidney.labels] == ["glomerulus"] and kidney.status == "ok"
+    assert "dropped 1 name(s) holding an unpaired surrogate" in kidney.parse_notes
     assert plan_run(project, RunRequest(openai_model(tmp_path, server), ["told"])).calls == []
 
 
