@@ -20,6 +20,8 @@ import numpy as np
 import pandas as pd
 
 from labeler.prompts import CONDITIONS
+from labeler.scoring.flags import item_flags as item_flags  # re-exported: the rule lives below
+from labeler.scoring.flags import item_summary as item_summary
 from labeler.scoring.match import equivalence_classes, score_names
 
 if TYPE_CHECKING:
@@ -112,30 +114,6 @@ def bootstrap_ci(
         for j, metric in enumerate((*CONDITIONS, "grounded")):
             records.append((model, metric, estimates[j], lo[j], hi[j]))
     return pd.DataFrame.from_records(records, columns=["model", "metric", "estimate", "lo", "hi"])
-
-
-def item_summary(df: pd.DataFrame) -> pd.DataFrame:
-    """Per item: its best F1 (``best_f1``), best no-image F1 (``best_no_image``, NaN if
-    never run without the image) and the card's two flags built from them.
-
-    ``recitable``: some model F1 ≥ 0.5 with no image; ``unsolved_core``: no model
-    ever scored 1.0 in any condition. Views show the best scores as the reason
-    for a flag, so both come from this one place.
-    """
-    _require(df, "item_id", "condition", "f1")
-    best = df.groupby("item_id")["f1"].max()
-    no_image = df[df["condition"] == "no-image"].groupby("item_id")["f1"].max()
-    summary = pd.DataFrame(index=best.index)
-    summary["best_f1"] = best.astype(float)
-    summary["best_no_image"] = no_image.reindex(best.index).astype(float)
-    summary["recitable"] = (summary["best_no_image"] >= 0.5).fillna(False).astype(bool)
-    summary["unsolved_core"] = best < 1.0 - 1e-9
-    return summary
-
-
-def item_flags(df: pd.DataFrame) -> pd.DataFrame:
-    """Per item: the card's ``recitable`` and ``unsolved_core`` flags (see :func:`item_summary`)."""
-    return item_summary(df)[["recitable", "unsolved_core"]]
 
 
 def declined(df: pd.DataFrame) -> pd.Series:

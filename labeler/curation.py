@@ -19,6 +19,7 @@ from typing import Any
 
 from labeler.erase.edits import EraseEdits
 from labeler.errors import DuplicateItem, LabelerError
+from labeler.readiness import check_residual_labels
 from labeler.store import Item, KeyEntry, NewItem, Project
 from labeler.store.items import check_marker, clean_alternatives
 
@@ -37,6 +38,7 @@ def add_item_from_document(
     edits: EraseEdits | None = None,
     marker_names: Mapping[str, str] | None = None,
     allow_duplicate: bool = False,
+    keep_source_copy: bool = True,
 ) -> Item:
     """Erase and harvest ``clip`` of ``page`` (1-based) and store it as a draft item.
 
@@ -45,6 +47,7 @@ def add_item_from_document(
     page when nothing on it looks like a figure (a scan, a lone image). A figure that is already
     an item — same document bytes, same page, a region overlapping it by 90 % or more — raises
     :class:`~labeler.errors.DuplicateItem` naming that item, unless ``allow_duplicate``.
+    The project keeps its own copy of the document unless ``keep_source_copy`` is false.
 
     ``item`` holds what the curator gives (subject, tier, pattern, dpi, status, notes, key);
     the source, page, clip, images and edits come from the document and the erasure.
@@ -76,7 +79,10 @@ def add_item_from_document(
         key = key_from_labels(result.labels, marker_names or {})
     with project.transaction():
         source = project.sources.add(
-            path, kind=IMAGE_KINDS.get(path.suffix.lower(), "pdf"), page_count=page_count
+            path,
+            kind=IMAGE_KINDS.get(path.suffix.lower(), "pdf"),
+            page_count=page_count,
+            keep_copy=keep_source_copy,
         )
         if warnings[0] != source.warning:
             project.sources.set_warning(source.id, warnings[0])
@@ -94,7 +100,10 @@ def add_item_from_document(
                 key=key,
             )
         )
-        return project.items.set_warning(stored.id, warnings[1]) if warnings[1] else stored
+        if warnings[1]:
+            stored = project.items.set_warning(stored.id, warnings[1])
+    check_residual_labels(project, stored.id)
+    return stored
 
 
 def default_clip(doc: Any, page: int) -> Box | None:
@@ -142,7 +151,7 @@ def reerase_item(
     if item.source_id is None or item.page is None:
         raise LabelerError(f"item {item_id} has no source document to erase again")
     source = project.sources.get(item.source_id)
-    doc = open_document(source.path, password=password)
+    doc = open_document(project.sources.document_path(source), password=password)
     try:
         result = erase_figure(doc, page=item.page, clip=item.clip, dpi=item.dpi, edits=edits)
         warning = _damage(doc, item.page, result)[1]
@@ -158,6 +167,7 @@ def reerase_item(
     )
     if warning != item.warning:
         item = project.items.set_warning(item_id, warning)
+    check_residual_labels(project, item_id)
     return item, key_from_labels(result.labels, {})
 
 

@@ -25,6 +25,7 @@ def build_demo_project(folder: str | Path) -> Project:
     from labeler.lexicon import load_starter
     from labeler.prompts import CONDITIONS
     from labeler.providers.config import baseline_model
+    from labeler.readiness import update_item
     from labeler.runs.runner import RunRequest, run
     from labeler.samples.book import layout
 
@@ -44,6 +45,6 @@ def build_demo_project(folder: str | Path) -> Project:
             item=NewItem(subject=figure.spec.subject, tier="core" if n % 2 == 0 else "extended"),
             marker_names=figure.spec.marker_names,
         )
-        project.items.update(item.id, status="ready")
+        update_item(project, item.id, status="ready")
     run(project, RunRequest([baseline_model()], CONDITIONS))
     return project

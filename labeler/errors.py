@@ -27,6 +27,10 @@ class ProjectError(LabelerError):
     """A project folder is missing, not a project, or from a newer Labeler."""
 
 
+class SourceMissing(ProjectError):
+    """A source document is neither at its recorded path nor kept in the project."""
+
+
 class DuplicateItem(ProjectError):
     """The figure is already an item: same source document, page and (nearly) the same region."""
 

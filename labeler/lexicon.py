@@ -26,8 +26,8 @@ from typing import Literal
 
 from labeler.atomic import write_text
 from labeler.errors import ConfigError
-from labeler.scoring.normalize import normalize
-from labeler.scoring.plurals import name_forms
+from labeler.text.normalize import normalize
+from labeler.text.plurals import name_forms
 
 Relation = Literal["same", "distinct"]
 RELATIONS: tuple[str, ...] = ("same", "distinct")
@@ -95,6 +95,8 @@ class _Index:
     rows would give, while touching only the item's rows (plus C-level copies).
     """
 
+    _parent: dict[str, str]
+
     def __init__(self, rows: Iterable[LexiconRow], base: _Index | None = None) -> None:
         parent: dict[str, str] = dict(base._parent) if base is not None else {}
         created: list[str] = []
@@ -147,10 +149,6 @@ class _Index:
             distinct.update(((a, b), (b, a)))
         self.distinct = frozenset(distinct)
         self._cache: dict[frozenset[str], frozenset[int]] = {}
-        #: prepared answer keys, filled by the scorer (valid as long as this index)
-        self.prepared: dict[tuple[str, ...], object] = {}
-        #: per-surface profiles, filled by the scorer
-        self.names: dict[str, object] = {}
 
     def layered(self, rows: Iterable[LexiconRow]) -> _Index:
         """The index of this index's rows followed by ``rows`` (``self`` is unchanged)."""

@@ -52,6 +52,30 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the item as JSON afterwards")
     p.set_defaults(func=_edit_key)
 
+    p = commands.add_parser(
+        "set-status",
+        help="mark an item draft, ready or excluded",
+        description="Change an item's status. Marking it ready reads its question back first: "
+        "if key text is still readable it stays as it is, unless --accept says why that is fine "
+        "(recorded with your login name and the time).",
+    )
+    p.add_argument("dir", help="the project folder")
+    p.add_argument("id", help="item id (internal, or the public PREFIX-N)")
+    p.add_argument("status", choices=("draft", "ready", "excluded"))
+    p.add_argument("--accept", metavar="REASON", help="accept readable key text, and say why")
+    p.set_defaults(func=_set_status)
+
+    p = commands.add_parser(
+        "check",
+        help="read each question back: is any key text still readable?",
+        description="The residual-label check: the question PDF's text, plus OCR of the "
+        "question image for outline and raster figures (--ocr: for every figure).",
+    )
+    p.add_argument("dir", help="the project folder")
+    p.add_argument("ids", nargs="*", help="items to check (default: every item)")
+    p.add_argument("--ocr", action="store_true", help="also OCR vector-text figures")
+    p.set_defaults(func=_check)
+
 
 def _item(project: Project, item_id: str) -> Item:
     """The item ``item_id`` names: an internal id or, once exported, its public id."""
@@ -106,6 +130,35 @@ def _edit_key(args: argparse.Namespace) -> int:
     return 0
 
 
+def _set_status(args: argparse.Namespace) -> int:
+    from labeler.readiness import accept_residual_labels, update_item
+    from labeler.store import Project
+
+    with Project.open(args.dir) as project:
+        item = _item(project, args.id)
+        if args.accept is not None:
+            accept_residual_labels(project, item.id, args.accept)
+        item = update_item(project, item.id, status=args.status)
+        print(f"{item.id}: {item.status}")
+    return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    from labeler.readiness import check_residual_labels
+    from labeler.store import Project
+
+    with Project.open(args.dir) as project:
+        ids = [_item(project, i).id for i in args.ids] or [i.id for i in project.items.list()]
+        flagged = 0
+        for item_id in ids:
+            check = check_residual_labels(project, item_id, ocr=True if args.ocr else None)
+            if check.readable:
+                flagged += 1
+                print(f"{item_id}: still readable ({check.method}): {', '.join(check.readable)}")
+        print(f"{len(ids)} item(s) checked, {flagged} with readable key text")
+    return 1 if flagged else 0
+
+
 def _print(project: Project, item: Item, as_json: bool) -> None:
     import json
 
@@ -118,6 +171,18 @@ def _print(project: Project, item: Item, as_json: bool) -> None:
     public = stored_public_ids(project).get(item.id, "not yet exported")
     print(f"{item.id} ({public}) · {item.status} · {item.tier} · pattern {item.pattern}")
     print(f"subject: {item.subject or '(none)'}")
+    check = project.residual_checks.get(item.id)
+    if check is None:
+        print("residual-label check: not run yet")
+    elif not check.readable:
+        print(f"residual-label check: clean ({check.method})")
+    else:
+        state = (
+            f"accepted by {check.override_by}: {check.override_why}"
+            if check.override_why
+            else "blocks ready"
+        )
+        print(f"residual-label check: still readable {', '.join(check.readable)} ({state})")
     key = project.items.key(item.id)
     print(f"key ({len(key)} entr{'y' if len(key) == 1 else 'ies'}):")
     for n, e in enumerate(key, start=1):

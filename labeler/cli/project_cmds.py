@@ -38,6 +38,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="add the figure even if the same page region is already an item",
     )
+    p.add_argument(
+        "--no-source-copy",
+        dest="keep_source_copy",
+        action="store_false",
+        help="do not keep a copy of the document in the project (huge files)",
+    )
     p.set_defaults(func=_add_item)
 
 
@@ -76,6 +82,7 @@ def _add_item(args: argparse.Namespace) -> int:
             item=NewItem(subject=args.subject, tier=args.tier, pattern=args.pattern, dpi=args.dpi),
             password=args.password,
             allow_duplicate=args.allow_duplicate,
+            keep_source_copy=args.keep_source_copy,
         )
         print(json.dumps(item_as_json(project, item), indent=2))
         for warning in item_warnings(project, item):

@@ -20,6 +20,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     score.add_argument("results", help="results.jsonl")
     score.add_argument("--lexicon", help="lexicon CSV (canonical,synonym,relation)")
     score.add_argument("--out", help="write rescored rows here (atomically) instead of stdout")
+    _add_rules(score)
     score.set_defaults(func=_score)
 
     report = subparsers.add_parser(
@@ -33,21 +34,36 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     report.add_argument("--format", choices=("markdown", "csv", "json"), default="markdown")
     report.add_argument("--lexicon", help="rescore with this lexicon CSV before reporting")
     report.add_argument("--seed", type=int, default=0, help="bootstrap seed for json CIs")
+    _add_rules(report)
     report.set_defaults(func=_report)
+
+
+def _add_rules(parser: argparse.ArgumentParser) -> None:
+    from labeler.scoring.rules import DEFAULT_RULES, RULES
+
+    parser.add_argument(
+        "--rules",
+        choices=RULES,
+        default=DEFAULT_RULES,
+        help="scoring rules: 'expert' reads answers as a biology grader does (default); "
+        "'card' is the dataset card's scorer exactly, to re-score published data",
+    )
 
 
 def _load(args: argparse.Namespace) -> list[dict]:
     from labeler.lexicon import Lexicon
     from labeler.scoring.rescore import read_item_lexicons, read_results, rescore_rows
+    from labeler.scoring.rules import DEFAULT_RULES
 
     rows = read_results(args.results)
-    if args.lexicon or args.command == "score":
+    if args.lexicon or args.command == "score" or args.rules != DEFAULT_RULES:
         lexicon = Lexicon.from_csv(args.lexicon) if args.lexicon else None
         items = Path(args.results).with_name("items.jsonl")
         item_lexicons = read_item_lexicons(items) if items.is_file() else None
         if item_lexicons:
             print(f"using per-item lexicon rows from {items}", file=sys.stderr)
-        rows = rescore_rows(rows, lexicon, item_lexicons)
+        rows = rescore_rows(rows, lexicon, item_lexicons, rules=args.rules)
+        print(f"scored with the {args.rules!r} rules", file=sys.stderr)
     return rows
 
 

@@ -28,6 +28,7 @@ from labeler.export.schema import (
 )
 from labeler.lexicon_sources import ATTRIBUTION
 from labeler.prompts import CONDITIONS, build_prompt
+from labeler.scoring.rules import DEFAULT_RULES, scoring_version
 
 TAGS = (
     "benchmark",
@@ -110,6 +111,15 @@ def _schema_table(fields: Sequence[Field]) -> str:
     lines = ["| Field | Type | Description |", "|---|---|---|"]
     lines += [f"| `{f.name}` | {_cell(f.type)} | {_cell(f.description)} |" for f in fields]
     return "\n".join(lines)
+
+
+def _rules_line() -> str:
+    """Which rules and version scored the data (rows keep the card schema either way)."""
+    return (
+        f"Scored by Labeler with the `{DEFAULT_RULES}` rules, scoring version "
+        f"`{scoring_version(DEFAULT_RULES)}`; `labeler score results.jsonl --rules card` "
+        "re-scores with the card's own rules below."
+    )
 
 
 def _cell(text: str) -> str:
@@ -207,6 +217,8 @@ order of a salted hash of the internal ID, so the numbering does not cluster by 
 an item keeps its number across releases. The mapping to sources is private.
 
 ## Scoring
+
+{_rules_line()}
 
 Responses are scored with a synonym-aware name-set F1: exact and normalised matches,
 Latin/Greek plurals, lexicon synonyms, and guarded fuzzy matching (≥7 characters, first 3

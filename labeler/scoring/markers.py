@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from labeler.scoring.match import score_names
+from labeler.scoring.rules import DEFAULT_RULES, Rules
 
 if TYPE_CHECKING:
     from labeler.lexicon import Lexicon
@@ -62,6 +63,8 @@ def marker_accuracy(
     labels: Sequence[tuple[str, str | None]],
     markers: Mapping[str, str],
     lexicon: Lexicon | None = None,
+    *,
+    rules: Rules = DEFAULT_RULES,
 ) -> MarkerScore:
     """Score ``(name, location_hint)`` labels against ``{letter: key name}``.
 
@@ -79,7 +82,7 @@ def marker_accuracy(
         given = answered.get(letter.strip().upper())
         if given is None:
             unanswered.append(letter)
-        elif score_names([given], [key_name], lexicon).matches:
+        elif score_names([given], [key_name], lexicon, rules=rules).matches:
             correct.append(letter)
         else:
             wrong[letter] = given

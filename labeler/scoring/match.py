@@ -1,27 +1,36 @@
 """Synonym-aware name-set F1 with every match explained.
 
-The dataset card's scorer, rule by rule:
+The scorer, rule by rule (``rules="card"`` is the dataset card's scorer exactly;
+``rules="expert"``, the default, reads each surface first the way a grader
+does, :mod:`labeler.scoring.expert`):
 
 * names are compared at five levels, strongest first: ``exact`` (same string
-  after trimming), ``normalized`` (:func:`~labeler.scoring.normalize.normalize`),
-  ``plural`` (a shared singular reading of the head word,
-  :mod:`labeler.scoring.plurals`), ``synonym`` (one lexicon group, plurals
-  included) and ``fuzzy`` (see :func:`fuzzy_similar`);
+  after trimming), ``normalized`` (:func:`~labeler.text.normalize.normalize`, or
+  one of the expert readings), ``plural`` (a shared singular reading,
+  :mod:`labeler.text.plurals`), ``synonym`` (one lexicon group, plurals
+  included) and ``fuzzy`` (see :func:`fuzzy_similar`; the expert rules also
+  require :func:`~labeler.scoring.contrast.typo_close`);
 * a lexicon ``distinct`` row vetoes the plural, synonym and fuzzy levels;
 * predictions equivalent to each other (any level but fuzzy) count once, and
   so do key names; fuzzy is excluded there because two near-identical
   predictions (``nucleus``, ``nucleolus``) are often two different answers;
+* under the expert rules an answer that hedges between two parts
+  (``left/right atrium``, or alternatives that reach two key names) matches none;
 * matching is one-to-one and maximum, preferring stronger levels
   (:mod:`labeler.scoring.bipartite`);
 * an empty prediction scores 0; F1 = 2PR / (P + R).
 
-Speed: per-name work (normal form, singular readings, lexicon groups) is
-memoised, a key list is prepared once per lexicon and reused by every model
-and condition scored against it, and each prediction surface's edges to a
+Every :class:`Match` carries its level (``how``) and, for expert readings, the
+rules that made the two surfaces meet (``rule``, e.g. ``prefix B: dropped``).
+
+Speed: per-name work (readings, singular forms, lexicon groups) is memoised per
+lexicon index and rule set, a key list is prepared once and reused by every
+model and condition scored against it, and each prediction surface's edges to a
 prepared key are memoised on it, so a surface seen before costs one lookup.
-The bipartite step runs only when some name has two candidate partners.
-``bench/score.py`` measures it; ``tests/scoring/test_fast_path.py`` holds it
-to the pre-memo matcher result for result.
+The bipartite step runs only when some name has two candidate partners. The
+caches belong to the scorer (keyed weakly by the lexicon's index); the lexicon
+knows nothing of them. ``bench/score.py`` measures it;
+``tests/scoring/test_fast_path.py`` holds the card rules to the pre-memo matcher.
 """
 
 from __future__ import annotations
@@ -31,19 +40,24 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import chain
 from typing import TYPE_CHECKING, Literal, NamedTuple
+from weakref import WeakKeyDictionary
 
 from rapidfuzz.fuzz import ratio
 
+from labeler.lexicon import Lexicon
+from labeler.scoring import expert
 from labeler.scoring.bipartite import max_matching
-from labeler.scoring.normalize import normalize
-from labeler.scoring.plurals import name_forms
+from labeler.scoring.contrast import typo_close
+from labeler.scoring.rules import DEFAULT_RULES, Rules, check_rules
+from labeler.text.normalize import normalize
+from labeler.text.plurals import name_forms
 
 if TYPE_CHECKING:
-    from labeler.lexicon import Lexicon, _Index
+    from labeler.lexicon import _Index
 
 How = Literal["exact", "normalized", "plural", "synonym", "fuzzy"]
 STRENGTH: dict[str, int] = {"exact": 5, "normalized": 4, "plural": 3, "synonym": 2, "fuzzy": 1}
-_HOW_OF = {v: k for k, v in STRENGTH.items()}
+_HOW_OF: dict[int, How] = {5: "exact", 4: "normalized", 3: "plural", 2: "synonym", 1: "fuzzy"}
 
 #: The card's fuzzy guards.
 FUZZY_MIN_LEN = 7
@@ -53,11 +67,17 @@ FUZZY_MIN_SIMILARITY = 0.86
 
 
 class Match(NamedTuple):
-    """One matched pair and the level that matched it (a tuple: cheap to build in bulk)."""
+    """One matched pair, the level that matched it and the expert rules that fired.
+
+    ``rule`` is empty when no reading rule was needed (always under the card's
+    rules); otherwise e.g. ``prefix B: dropped`` or ``british spelling``. A tuple:
+    cheap to build in bulk.
+    """
 
     pred: str
     key: str
     how: How
+    rule: str = ""
 
 
 @dataclass(frozen=True)
@@ -97,15 +117,18 @@ def fuzzy_similar(a: str, b: str) -> bool:
 
 # Token tags keep the levels apart in one lookup table (lexicon groups are ints).
 _RAW, _NORM, _FORM = "\x01", "\x02", "\x03"
+_NO_RULES: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class _Name:
+class _Name(NamedTuple):
     """Everything the matcher needs about one surface, computed once per lexicon.
 
     ``strength`` maps each lookup token to its level's strength (5 exact …
-    2 synonym); ``equivalent`` are the tokens that make two names "the same"
-    (all levels but exact, which normalised subsumes, and fuzzy).
+    2 synonym) and ``why`` the expert rules behind a token; ``equivalent`` are
+    the tokens that make two names "the same" (all levels but exact, which
+    normalised subsumes, and fuzzy; no lossy reading); ``fuzzy`` the
+    ``(prefix, text)`` pairs the fuzzy level compares. ``hedge`` names two parts
+    at once; ``alternatives`` offers several names for one part.
     """
 
     raw: str
@@ -113,47 +136,151 @@ class _Name:
     groups: frozenset[int]
     strength: dict[str | int, int]
     equivalent: tuple[str | int, ...]
-    fuzzy_prefix: str | None
+    fuzzy: tuple[tuple[str, str], ...]
+    why: dict[str | int, tuple[str, ...]]
+    hedge: bool = False
+    alternatives: bool = False
 
 
-def _profile(raw: str, index: _Index) -> _Name:
-    found = index.names.get(raw)
-    if found is None:
-        if len(index.names) > 500_000:
-            index.names.clear()
-        norm = normalize(raw)
-        forms = name_forms(norm)
-        groups = index.groups(forms)
-        equivalent = (_NORM + norm, *(_FORM + f for f in sorted(forms)), *sorted(groups))
-        strength: dict[str | int, int] = dict.fromkeys(groups, 2)
-        strength.update(dict.fromkeys(equivalent[1 : 1 + len(forms)], 3))
-        strength[equivalent[0]] = 4
-        strength[_RAW + raw.strip()] = 5
-        prefix = norm[:FUZZY_PREFIX] if len(norm) >= FUZZY_MIN_LEN else None
-        found = _Name(raw.strip(), norm, groups, strength, equivalent, prefix)
-        index.names[raw] = found
-    return found
+def _card_profile(raw: str, index: _Index) -> _Name:
+    norm = normalize(raw)
+    forms = name_forms(norm)
+    groups = index.groups(forms)
+    equivalent: tuple[str | int, ...] = (
+        _NORM + norm,
+        *(_FORM + f for f in sorted(forms)),
+        *sorted(groups),
+    )
+    strength: dict[str | int, int] = dict.fromkeys(groups, 2)
+    strength.update(dict.fromkeys(equivalent[1 : 1 + len(forms)], 3))
+    strength[equivalent[0]] = 4
+    strength[_RAW + raw.strip()] = 5
+    fuzzy = ((norm[:FUZZY_PREFIX], norm),) if len(norm) >= FUZZY_MIN_LEN else ()
+    return _Name(raw.strip(), norm, groups, strength, equivalent, fuzzy, {})
+
+
+def _expert_profile(raw: str, index: _Index) -> _Name:
+    reader = expert.read(raw)
+    readings = reader.readings
+    if not readings:
+        return _Name(raw.strip(), "", frozenset(), {_RAW + raw.strip(): 5}, (), (), {})
+    if len(readings) == 1 and readings[0].text is raw:  # most names: no rule applies
+        return _plain_profile(raw, raw, index)
+    card_norm = normalize(raw)
+    if len(readings) == 1 and not readings[0].rules and readings[0].text == card_norm:
+        return _plain_profile(raw, card_norm, index)
+    strength: dict[str | int, int] = {}
+    why: dict[str | int, tuple[str, ...]] = {}
+    equivalent: list[str | int] = []
+    groups = set(index.groups(name_forms(card_norm)))
+    for reading in readings:
+        reading_forms = expert.forms(reading.text)
+        tokens = [(_NORM + reading.text, 4), *((_FORM + f, 3) for f in sorted(reading_forms))]
+        if not reading.lossy:
+            groups |= index.groups(reading_forms)
+        for token, level in tokens:
+            if strength.get(token, 0) < level:
+                strength[token] = level
+                why[token] = reading.rules
+            if not reading.lossy and token not in equivalent:
+                equivalent.append(token)
+    found_groups = frozenset(groups)
+    for group in sorted(found_groups):
+        strength.setdefault(group, 2)
+        equivalent.append(group)
+    strength[_RAW + raw.strip()] = 5
+    why[_RAW + raw.strip()] = _NO_RULES
+    fuzzy = tuple(
+        (r.text[:FUZZY_PREFIX], r.text)
+        for r in readings
+        if not r.lossy and len(r.text) >= FUZZY_MIN_LEN
+    )
+    return _Name(
+        raw.strip(),
+        readings[0].text,
+        found_groups,
+        strength,
+        (_RAW + raw.strip(),) if reader.hedge else tuple(equivalent),  # a hedge: itself only
+        fuzzy,
+        why,
+        reader.hedge,
+        reader.alternatives,
+    )
+
+
+def _plain_profile(raw: str, text: str, index: _Index) -> _Name:
+    """An expert profile with one reading and no rule: the card's, with every word inflected."""
+    forms = expert.forms(text)
+    groups = index.groups(forms)
+    form_tokens = [_FORM + f for f in forms]  # token order does not matter: classes are components
+    equivalent: tuple[str | int, ...] = (_NORM + text, *form_tokens, *groups)
+    strength: dict[str | int, int] = dict.fromkeys(groups, 2)
+    strength.update(dict.fromkeys(equivalent[1 : 1 + len(forms)], 3))
+    strength[equivalent[0]] = 4
+    strength[_RAW + raw.strip()] = 5
+    fuzzy = ((text[:FUZZY_PREFIX], text),) if len(text) >= FUZZY_MIN_LEN else ()
+    return _Name(raw.strip(), text, groups, strength, equivalent, fuzzy, {})
+
+
+_PROFILES = {"card": _card_profile, "expert": _expert_profile}
+
+
+class _Cache:
+    """The scorer's memo tables for one lexicon index under one rule set."""
+
+    def __init__(self, index: _Index, rules: Rules) -> None:
+        self.index = index
+        self.rules = rules
+        self.profile = _PROFILES[rules]
+        #: per-surface profiles
+        self.names: dict[str, _Name] = {}
+        #: prepared answer keys
+        self.prepared: dict[tuple[str, ...], _Side] = {}
+
+    def name(self, raw: str) -> _Name:
+        found = self.names.get(raw)
+        if found is None:
+            if len(self.names) > 500_000:
+                self.names.clear()
+            found = self.names[raw] = self.profile(raw, self.index)
+        return found
+
+
+_CACHES: WeakKeyDictionary[_Index, dict[str, _Cache]] = WeakKeyDictionary()
+
+
+def _cache(lexicon: Lexicon | None, rules: str) -> _Cache:
+    index = lexicon.index if lexicon is not None else _empty_index()
+    per_rules = _CACHES.get(index)
+    if per_rules is None:
+        per_rules = _CACHES[index] = {}
+    cache = per_rules.get(rules)
+    if cache is None:
+        cache = per_rules[rules] = _Cache(index, check_rules(rules))
+    return cache
 
 
 class _Side:
     """A key list merged into equivalence classes, with one lookup table."""
 
-    def __init__(self, raws: Iterable[str], index: _Index) -> None:
-        names = [n for n in (_profile(raw, index) for raw in raws) if n.norm]
+    def __init__(self, raws: Iterable[str], cache: _Cache) -> None:
+        names = [n for n in (cache.name(raw) for raw in raws) if n.norm]
         class_of, self.reps = _classes(names)
         self.groups: list[frozenset[int]] = [frozenset()] * len(self.reps)
-        self.table: dict[str | int, tuple[int, str]] = {}
-        self.fuzzy: dict[str, list[tuple[int, str, str, frozenset[int]]]] = defaultdict(list)
+        self.table: dict[str | int, tuple[int, str, tuple[str, ...]]] = {}
+        self.fuzzy: dict[str, list[tuple[int, str, str, frozenset[int], tuple[str, ...]]]]
+        self.fuzzy = defaultdict(list)
         for name, cls in zip(names, class_of, strict=True):
             self.groups[cls] = self.groups[cls] | name.groups
-            hit = (cls, name.raw)
-            self.table.setdefault(_RAW + name.raw, hit)
-            for token in name.equivalent:
-                self.table.setdefault(token, hit)
-            if name.fuzzy_prefix is not None:
-                self.fuzzy[name.fuzzy_prefix].append((cls, name.raw, name.norm, name.groups))
+            for token in name.strength:
+                self.table.setdefault(token, (cls, name.raw, name.why.get(token, _NO_RULES)))
+            for prefix, text in name.fuzzy:
+                why = name.why.get(_NORM + text, _NO_RULES)
+                self.fuzzy[prefix].append((cls, name.raw, text, name.groups, why))
         #: prediction surface -> its profile and edges to this key (see :func:`_edges`)
         self.edges: dict[str, _Edges] = {}
+        #: predicted names -> (f1, precision, recall, n_pred, n_key), see :func:`score_counts`
+        self.counts: dict[tuple[str, ...], tuple[float, float, float, int, int]] = {}
 
 
 def _classes(names: Sequence[_Name]) -> tuple[Sequence[int], list[str]]:
@@ -203,14 +330,14 @@ def _root(parent: list[int], i: int) -> int:
 _MAX_EDGE_MEMO = 5_000
 
 
-def _prepared_key(key: Sequence[str], index: _Index) -> _Side:
-    cache = index.prepared
+def _prepared_key(key: Sequence[str], cache: _Cache) -> _Side:
+    prepared = cache.prepared
     token = tuple(key)
-    side = cache.get(token)
+    side = prepared.get(token)
     if side is None:
-        if len(cache) > 50_000:
-            cache.clear()
-        side = cache[token] = _Side(token, index)
+        if len(prepared) > 50_000:
+            prepared.clear()
+        side = prepared[token] = _Side(token, cache)
     return side
 
 
@@ -218,47 +345,76 @@ def _vetoed(distinct: frozenset[tuple[int, int]], a: frozenset[int], b: frozense
     return any((x, y) in distinct for x in a for y in b)
 
 
-#: An edge as the merge stores it: key class -> (strength, prediction surface, key surface).
-_Edge = tuple[int, tuple[int, str, str]]
+def _why(pred: tuple[str, ...], key: tuple[str, ...]) -> str:
+    """The rules that brought two surfaces to one reading (the prediction's first)."""
+    if not key:
+        return "; ".join(pred)
+    return "; ".join([*pred, *(r for r in key if r not in pred)])
+
+
+def _rank(why: str) -> tuple[int, str]:
+    return why.count(";"), why
+
+
+#: An edge as the merge stores it: key class -> (strength, prediction, key surface, rule).
+_Edge = tuple[int, tuple[int, str, str, str]]
 #: One prediction surface against one prepared key: its profile and its edges.
 _Edges = tuple[_Name, tuple[_Edge, ...]]
 
 
-def _edges(name: _Name, keys: _Side, index: _Index) -> tuple[_Edge, ...]:
+def _edges(name: _Name, keys: _Side, cache: _Cache) -> tuple[_Edge, ...]:
     """Every edge from one prediction to the key classes, in first-found order.
 
     Per key class: the strongest unvetoed level and the key surface of the first
     token reaching it; fuzzy edges (first passing key surface, bucket order) only
     for classes no stronger level reached. Merging these per prediction class
     with "replace only if strictly stronger" gives exactly the edges of testing
-    token by token, so the result is memoised per (prepared key, surface).
+    token by token, so the result is memoised per (prepared key, surface). A
+    hedge, or alternatives that reach two key classes, gets no edge at all.
     """
-    found: dict[int, tuple[int, str]] = {}
-    table, distinct = keys.table, index.distinct
+    table, distinct = keys.table, cache.index.distinct
+    if name.hedge:  # only the very same string: "left/right atrium" in the key itself
+        hit = table.get(_RAW + name.raw)
+        return ((hit[0], (5, name.raw, hit[1], "")),) if hit else ()
+    found: dict[int, tuple[int, str, str]] = {}
+    name_why = name.why
     for token in table.keys() & name.strength:
         strength = name.strength[token]
-        k, key_raw = table[token]
+        k, key_raw, key_why = table[token]
         current = found.get(k)
-        if current is not None and current[0] >= strength:
-            continue
+        pred_why = name_why.get(token, _NO_RULES) if name_why else _NO_RULES
+        if pred_why and key_why and expert.heads_differ(pred_why, key_why):
+            continue  # both dropped a head noun, different ones: "cranial nerve", "cranial bone"
+        why = _why(pred_why, key_why) if pred_why or key_why else ""
+        if current is not None and (
+            current[0] > strength
+            or (current[0] == strength and (why.count(";"), why) >= _rank(current[2]))
+        ):
+            continue  # the strongest level, then the fewest rules (a fixed choice, not set order)
         if strength < 4 and distinct and _vetoed(distinct, name.groups, keys.groups[k]):
             continue
-        found[k] = (strength, key_raw)
-    candidates = keys.fuzzy.get(name.fuzzy_prefix) if name.fuzzy_prefix else None
-    for k, key_raw, key_norm, key_groups in candidates or ():
-        if (
-            k not in found
-            and abs(len(key_norm) - len(name.norm)) <= FUZZY_MAX_LEN_DIFF
-            and ratio(name.norm, key_norm, score_cutoff=FUZZY_MIN_SIMILARITY * 100)
-            and not (distinct and _vetoed(distinct, name.groups, key_groups))
-        ):
-            found[k] = (1, key_raw)
-    return tuple((k, (strength, name.raw, key_raw)) for k, (strength, key_raw) in found.items())
+        found[k] = (strength, key_raw, why)
+    expert_rules = cache.rules == "expert"
+    for prefix, text in name.fuzzy:
+        for k, key_raw, key_text, key_groups, key_why in keys.fuzzy.get(prefix, ()):
+            if (
+                k not in found
+                and abs(len(key_text) - len(text)) <= FUZZY_MAX_LEN_DIFF
+                and ratio(text, key_text, score_cutoff=FUZZY_MIN_SIMILARITY * 100)
+                and not (distinct and _vetoed(distinct, name.groups, key_groups))
+                and (not expert_rules or typo_close(text, key_text))
+            ):
+                found[k] = (1, key_raw, _why(name.why.get(_NORM + text, _NO_RULES), key_why))
+    if name.alternatives and len(found) > 1:  # alternatives that name two key parts: a hedge
+        found = {k: edge for k, edge in found.items() if edge[0] == 5}
+    return tuple(
+        (k, (strength, name.raw, key_raw, why)) for k, (strength, key_raw, why) in found.items()
+    )
 
 
 def _match_side(
-    predicted: Sequence[str], keys: _Side, index: _Index
-) -> tuple[list[str], dict[tuple[int, int], tuple[int, str, str]]]:
+    predicted: Sequence[str], keys: _Side, cache: _Cache
+) -> tuple[list[str], dict[tuple[int, int], tuple[int, str, str, str]]]:
     """Prediction classes (their surfaces) and the best edge per (pred, key) class pair.
 
     Hot path of live rescoring: a prediction's edges to a key are computed once
@@ -272,13 +428,13 @@ def _match_side(
             memo.clear()
         for n, raw in enumerate(predicted):
             if found[n] is None:
-                name = index.names.get(raw) or _profile(raw, index)
-                found[n] = memo[raw] = (name, _edges(name, keys, index) if name.norm else ())
+                name = cache.name(raw)
+                found[n] = memo[raw] = (name, _edges(name, keys, cache) if name.norm else ())
     entries = [entry for entry in found if entry is not None and entry[0].norm]
     class_of, reps = _classes([name for name, _ in entries])
     if isinstance(class_of, range):  # one name per class: no edge competes with another
         return reps, {(p, k): edge for p, (_, edges) in enumerate(entries) for k, edge in edges}
-    best: dict[tuple[int, int], tuple[int, str, str]] = {}
+    best: dict[tuple[int, int], tuple[int, str, str, str]] = {}
     for (_, edges), p in zip(entries, class_of, strict=True):
         for k, edge in edges:
             current = best.get((p, k))
@@ -287,7 +443,7 @@ def _match_side(
     return reps, best
 
 
-def _one_to_one(edges: dict[tuple[int, int], tuple[int, str, str]]) -> list[tuple[int, int]]:
+def _one_to_one(edges: dict[tuple[int, int], tuple[int, str, str, str]]) -> list[tuple[int, int]]:
     lefts, rights = zip(*edges, strict=True)
     if len(set(lefts)) == len(lefts) == len(set(rights)):  # no choice to make: greedy is maximum
         return sorted(edges)
@@ -295,18 +451,27 @@ def _one_to_one(edges: dict[tuple[int, int], tuple[int, str, str]]) -> list[tupl
     return max_matching(weights, max(lefts) + 1, max(rights) + 1)
 
 
-def score_names(
-    predicted: Sequence[str], key: Sequence[str], lexicon: Lexicon | None = None
-) -> NameScore:
-    """Score one answer's names against the answer key (see the module docstring)."""
-    index = lexicon.index if lexicon is not None else _empty_index()
-    keys = _prepared_key(key, index)
-    pred_reps, edges = _match_side(predicted, keys, index)
-    pairs = _one_to_one(edges) if edges else []
-    n_pred, n_key, tp = len(pred_reps), len(keys.reps), len(pairs)
+def _f1(tp: int, n_pred: int, n_key: int) -> tuple[float, float, float]:
     precision = tp / n_pred if n_pred else 0.0
     recall = tp / n_key if n_key else 0.0
     f1 = 2 * precision * recall / (precision + recall) if tp else 0.0
+    return f1, precision, recall
+
+
+def score_names(
+    predicted: Sequence[str],
+    key: Sequence[str],
+    lexicon: Lexicon | None = None,
+    *,
+    rules: Rules = DEFAULT_RULES,
+) -> NameScore:
+    """Score one answer's names against the answer key (see the module docstring)."""
+    cache = _cache(lexicon, rules)
+    keys = _prepared_key(key, cache)
+    pred_reps, edges = _match_side(predicted, keys, cache)
+    pairs = _one_to_one(edges) if edges else []
+    n_pred, n_key = len(pred_reps), len(keys.reps)
+    f1, precision, recall = _f1(len(pairs), n_pred, n_key)
     matched_p = {p for p, _ in pairs}
     matched_k = {k for _, k in pairs}
     return NameScore(
@@ -315,20 +480,52 @@ def score_names(
         recall=recall,
         n_pred=n_pred,
         n_key=n_key,
-        matches=[Match(pred, key, _HOW_OF[level]) for level, pred, key in map(edges.get, pairs)],
+        matches=[
+            Match(pred, key, _HOW_OF[level], why)
+            for level, pred, key, why in map(edges.__getitem__, pairs)
+        ],
         unmatched_pred=[r for p, r in enumerate(pred_reps) if p not in matched_p],
         missed_key=[r for k, r in enumerate(keys.reps) if k not in matched_k],
     )
 
 
-def equivalence_classes(names: Sequence[str], lexicon: Lexicon | None = None) -> list[int]:
+def score_counts(
+    predicted: Sequence[str],
+    key: Sequence[str],
+    lexicon: Lexicon | None = None,
+    *,
+    rules: Rules = DEFAULT_RULES,
+) -> tuple[float, float, float, int, int]:
+    """``(f1, precision, recall, n_pred, n_key)`` of :func:`score_names`, without the evidence.
+
+    Bulk rescoring needs the numbers only; they are memoised per prepared key
+    and answer, so an answer rescored again (the GUI's live rescoring, a second
+    ``labeler score`` pass over one lexicon) costs one lookup.
+    """
+    cache = _cache(lexicon, rules)
+    keys = _prepared_key(key, cache)
+    token = tuple(predicted)
+    found = keys.counts.get(token)
+    if found is None:
+        if len(keys.counts) > _MAX_EDGE_MEMO:
+            keys.counts.clear()
+        pred_reps, edges = _match_side(predicted, keys, cache)
+        tp = len(_one_to_one(edges)) if edges else 0
+        n_pred, n_key = len(pred_reps), len(keys.reps)
+        found = keys.counts[token] = (*_f1(tp, n_pred, n_key), n_pred, n_key)
+    return found
+
+
+def equivalence_classes(
+    names: Sequence[str], lexicon: Lexicon | None = None, *, rules: Rules = DEFAULT_RULES
+) -> list[int]:
     """Class number per name under the scorer's equivalence (all levels but fuzzy).
 
     Blank names get -1. This is the rule that makes equivalent predictions
     count once; the analysis uses it to pool names across models.
     """
-    index = lexicon.index if lexicon is not None else _empty_index()
-    profiles = [_profile(raw, index) for raw in names]
+    cache = _cache(lexicon, rules)
+    profiles = [cache.name(raw) for raw in names]
     kept = [n for n in profiles if n.norm]
     class_of = iter(_classes(kept)[0])
     return [next(class_of) if n.norm else -1 for n in profiles]
@@ -339,7 +536,5 @@ _EMPTY: list[_Index] = []
 
 def _empty_index() -> _Index:
     if not _EMPTY:
-        from labeler.lexicon import _Index
-
-        _EMPTY.append(_Index(()))
+        _EMPTY.append(Lexicon().index)
     return _EMPTY[0]

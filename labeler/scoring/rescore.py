@@ -7,7 +7,7 @@ and nothing is written. Rows that carry the per-item flags (``unsolved_core``,
 ``recitable``) get them recomputed too — they are functions of the F1s, so
 leaving them would contradict the new scores. A published export scores each
 item with its own ``lexicon`` rows (items.jsonl); passing those back in
-reproduces its scores.
+reproduces its scores, and ``rules="card"`` reproduces the card's own rules.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 from labeler.errors import LabelerError
 from labeler.scoring.bulk import collector_paused
-from labeler.scoring.match import score_names
+from labeler.scoring.match import score_counts
+from labeler.scoring.rules import DEFAULT_RULES, Rules
 
 if TYPE_CHECKING:
     from labeler.lexicon import Lexicon
@@ -40,23 +41,34 @@ def _names(row: dict[str, Any], field: str, where: str) -> list[str]:
     value = row.get(field)
     if value is None and field == "predicted_names" and field in row:
         return []  # an answer that failed to parse predicted nothing: F1 0, not an error
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+    if not isinstance(value, list) or not {str}.issuperset(map(type, value)):
         raise ResultsFileError(f"{where}: '{field}' must be a list of strings")
     return value
 
 
-def rescore_row(row: dict[str, Any], lexicon: Lexicon | None = None, where: str = "row") -> dict:
+def rescore_row(
+    row: dict[str, Any],
+    lexicon: Lexicon | None = None,
+    where: str = "row",
+    *,
+    rules: Rules = DEFAULT_RULES,
+) -> dict:
     """A copy of ``row`` with f1/precision/recall/n_pred/n_key recomputed."""
-    result = score_names(
-        _names(row, "predicted_names", where), _names(row, "key_names", where), lexicon
+    scores = score_counts(
+        _names(row, "predicted_names", where),
+        _names(row, "key_names", where),
+        lexicon,
+        rules=rules,
     )
-    return {**row, **{f: getattr(result, f) for f in SCORE_FIELDS}}
+    return {**row, **dict(zip(SCORE_FIELDS, scores, strict=True))}
 
 
 def rescore_rows(
     rows: Iterable[dict[str, Any]],
     lexicon: Lexicon | None = None,
     item_lexicons: ItemLexicons | None = None,
+    *,
+    rules: Rules = DEFAULT_RULES,
 ) -> list[dict]:
     """Rescore every row, then refresh the per-item flags of rows that carry them.
 
@@ -68,16 +80,19 @@ def rescore_rows(
     per_item: dict[str, Lexicon | None] = {}
 
     def lexicon_for(item_id: object) -> Lexicon | None:
-        extra = (item_lexicons or {}).get(item_id) if isinstance(item_id, str) else None
+        if not isinstance(item_id, str):
+            return lexicon
+        extra = (item_lexicons or {}).get(item_id)
         if not extra:
             return lexicon
         if item_id not in per_item:
-            per_item[item_id] = (lexicon or Lexicon()).with_rows(tuple(r) for r in extra)
+            rows = [(r[0], r[1], r[2]) for r in extra]
+            per_item[item_id] = (lexicon or Lexicon()).with_rows(rows)
         return per_item[item_id]
 
     with collector_paused():
         out = [
-            rescore_row(row, lexicon_for(row.get("item_id")), f"row {n}")
+            rescore_row(row, lexicon_for(row.get("item_id")), f"row {n}", rules=rules)
             for n, row in enumerate(rows, start=1)
         ]
     refresh_flags(out)
@@ -87,14 +102,14 @@ def rescore_rows(
 def refresh_flags(rows: list[dict[str, Any]]) -> None:
     """Recompute ``unsolved_core``/``recitable`` in place, only where a row has them.
 
-    The rule is :func:`labeler.analysis.item_flags`, over every row with an
+    The rule is :func:`labeler.scoring.flags.item_flags`, over every row with an
     ``item_id`` and ``condition``; a row's other fields and key order are kept.
     """
     if not any(f in row for row in rows for f in FLAG_FIELDS):
         return
     import pandas as pd
 
-    from labeler.analysis import item_flags
+    from labeler.scoring.flags import item_flags
 
     for n, row in enumerate(rows, start=1):
         if any(f in row for f in FLAG_FIELDS) and not ("item_id" in row and "condition" in row):

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from labeler.errors import LabelerError
+from labeler.errors import LabelerError, SourceMissing
 from labeler.store.assets import AssetStore
 from labeler.store.clock import now
 from labeler.store.database import transaction
@@ -34,21 +34,81 @@ MARKER_RE = re.compile(r"[A-Z]")
 class SourceTable:
     """Documents figures were taken from (private provenance)."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: sqlite3.Connection, assets: AssetStore) -> None:
         self.db = db
+        self.assets = assets
 
-    def add(self, path: str | Path, *, kind: str, page_count: int, title: str = "") -> Source:
-        """Record a document; the same bytes added twice are one source (path refreshed)."""
-        path = Path(path)
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    def add(
+        self,
+        path: str | Path,
+        *,
+        kind: str,
+        page_count: int,
+        title: str = "",
+        keep_copy: bool = True,
+    ) -> Source:
+        """Record a document; the same bytes added twice are one source (path refreshed).
+
+        With ``keep_copy`` (and a file no larger than :data:`MAX_SOURCE_COPY`) the project keeps
+        a content-addressed copy of the bytes, which :meth:`document_path` opens when the
+        original is gone. Adding the project's own copy never replaces the original's path.
+        """
+        path = Path(path).resolve()
+        data = path.read_bytes()
+        digest = hashlib.sha256(data).hexdigest()
+        copy = None
+        if keep_copy and len(data) <= MAX_SOURCE_COPY:
+            copy = self.assets.put(data, path.suffix.lstrip(".").lower() or "bin")
+        own_copy = path.is_relative_to(self.assets.root.resolve())
         with transaction(self.db):
             self.db.execute(
-                "INSERT INTO sources(path, sha256, kind, page_count, title, added_at) "
-                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(sha256) DO UPDATE SET path = excluded.path",
-                (str(path.resolve()), digest, kind, page_count, title, now()),
+                "INSERT INTO sources(path, sha256, kind, page_count, title, added_at, copy_asset) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(sha256) DO UPDATE SET "
+                "path = CASE WHEN ? THEN path ELSE excluded.path END, "
+                "copy_asset = COALESCE(copy_asset, excluded.copy_asset)",
+                (str(path), digest, kind, page_count, title, now(), copy, own_copy),
             )
         row = self.db.execute("SELECT * FROM sources WHERE sha256 = ?", (digest,)).fetchone()
         return _source(row)
+
+    def document_path(self, source: Source) -> Path:
+        """The file to open for ``source``: the original while it is there, else the copy.
+
+        The original is preferred so that what the curator sees (and any password they gave,
+        remembered per path) stays tied to their file; when it has gone, or is no longer the
+        same size as the bytes the items were cut from (edited, replaced), the project's own
+        copy is opened instead.
+        """
+        original = Path(source.path)
+        copy = self.assets.path(source.copy_asset) if source.copy_asset else None
+        if copy is not None and copy.is_file():
+            if original.is_file() and original.stat().st_size == copy.stat().st_size:
+                return original
+            return copy
+        if original.is_file():
+            return original
+        raise SourceMissing(
+            f"the source document {original.name} is not at {original.parent} any more and "
+            "the project keeps no copy of it; point the project at it with: "
+            "labeler sources relink DIR NEW_PATH"
+        )
+
+    def relink(self, path: str | Path) -> Source:
+        """Point the source with exactly these bytes at ``path`` (a moved or renamed file)."""
+        path = Path(path).resolve()
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        with transaction(self.db):
+            found = self.db.execute(
+                "UPDATE sources SET path = ? WHERE sha256 = ?", (str(path), digest)
+            ).rowcount
+        if not found:
+            raise LabelerError(
+                f"{path.name} is not a source of this project: no source has its bytes "
+                f"(sha256 {digest[:12]}…)"
+            )
+        source = self.find(digest)
+        assert source is not None
+        return source
 
     def get(self, source_id: int) -> Source:
         """One source by id."""
@@ -70,6 +130,10 @@ class SourceTable:
         """Record (or clear, with ``""``) what is damaged in the source."""
         with transaction(self.db):
             self.db.execute("UPDATE sources SET warning = ? WHERE id = ?", (warning, source_id))
+
+
+#: Larger documents are not copied into the project (a 2 GB scan would double the folder).
+MAX_SOURCE_COPY = 512 * 1024 * 1024
 
 
 class ItemTable:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from labeler.errors import ProjectError
 from labeler.store.assets import AssetStore
+from labeler.store.checks import ResidualCheckTable
 from labeler.store.database import connect, transaction
 from labeler.store.items import ItemTable, SourceTable
 from labeler.store.lexicon_rows import LexiconTable
@@ -32,10 +33,11 @@ class Project:
         self.folder = folder
         self.db = db
         self.assets = AssetStore(folder / ASSETS)
-        self.sources = SourceTable(db)
+        self.sources = SourceTable(db, self.assets)
         self.items = ItemTable(db, self.assets)
         self.lexicon = LexiconTable(db)
         self.responses = ResponseTable(db)
+        self.residual_checks = ResidualCheckTable(db)
 
     # -- lifecycle ---------------------------------------------------------
 

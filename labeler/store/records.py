@@ -26,7 +26,12 @@ STATUSES = ("draft", "ready", "excluded")
 
 @dataclass(frozen=True)
 class Source:
-    """A document figures come from. Its path and title are private provenance."""
+    """A document figures come from. Its path and title are private provenance.
+
+    ``copy_asset`` is the project's own copy of the document's bytes (an asset key), kept so
+    a moved, renamed or deleted original never breaks an item; ``None`` when the curator opted
+    out (huge files) or the source predates copies.
+    """
 
     id: int
     path: str
@@ -35,6 +40,7 @@ class Source:
     page_count: int
     title: str
     added_at: str
+    copy_asset: str | None = None
     warning: str = ""  # damage MuPDF repaired on opening (labeler/pdf/damage.py)
 
 

@@ -139,6 +139,25 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE responses ADD COLUMN parse_notes TEXT;
     """,
+    # 8: the residual-label check of each item's question (key names still readable after
+    # erasure) and the curator's recorded override
+    """
+    CREATE TABLE residual_checks (
+        item_id       TEXT PRIMARY KEY REFERENCES items(id) ON DELETE CASCADE,
+        readable_json TEXT NOT NULL DEFAULT '[]',
+        read_text     TEXT NOT NULL DEFAULT '',
+        method        TEXT NOT NULL,
+        checked_at    TEXT NOT NULL,
+        question      TEXT,
+        override_by   TEXT,
+        override_why  TEXT,
+        override_at   TEXT
+    );
+    """,
+    # 9: the project's own content-addressed copy of each source document (NULL: none kept)
+    """
+    ALTER TABLE sources ADD COLUMN copy_asset TEXT;
+    """,
     # 7: damage MuPDF survived silently, shown to the curator (labeler/pdf/damage.py):
     # a source MuPDF had to repair, an item whose page lost its text or renders blank
     """

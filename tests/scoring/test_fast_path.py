@@ -1,4 +1,4 @@
-"""The memoised matcher gives exactly the reference matcher's NameScore.
+"""``rules="card"``: the memoised matcher gives exactly the reference matcher's NameScore.
 
 ``reference_impl`` is the straightforward scorer as it stood before the speed
 work (no caches at all). Every field must agree — F1, precision, recall,
@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from labeler.lexicon import Lexicon, load_starter
-from labeler.scoring import score_names
+from labeler.scoring import score_counts, score_names
 from tests.scoring import reference_impl
 
 STARTER = load_starter()
@@ -47,8 +47,10 @@ LEXICONS = st.sampled_from([None, STARTER, CHAINS])
 
 def assert_same(predicted, key, lexicon):
     expected = reference_impl.score_names(predicted, key, lexicon)
-    assert score_names(predicted, key, lexicon) == expected
-    assert score_names(predicted, key, lexicon) == expected  # warm: memo hits
+    assert score_names(predicted, key, lexicon, rules="card") == expected
+    assert score_names(predicted, key, lexicon, rules="card") == expected  # warm: memo hits
+    numbers = (expected.f1, expected.precision, expected.recall, expected.n_pred, expected.n_key)
+    assert score_counts(predicted, key, lexicon, rules="card") == numbers
 
 
 @settings(max_examples=400, deadline=None)
@@ -75,6 +77,6 @@ def test_same_score_on_the_bench_rows():
     hows = set()
     for predicted, key in rows[:1500]:
         expected = reference_impl.score_names(predicted, key, lexicon)
-        assert score_names(predicted, key, lexicon) == expected
+        assert score_names(predicted, key, lexicon, rules="card") == expected
         hows.update(m.how for m in expected.matches)
     assert hows == {"exact", "normalized", "plural", "synonym", "fuzzy"}

@@ -46,11 +46,12 @@ def test_mitral_bicuspid_left_av_are_one_group(starter):
         assert score_names([a], [b], starter).matches == [Match(a, b, "synonym")]
 
 
-def test_nucleus_nucleolus_pass_the_guards_at_0875_but_distinct_vetoes(starter):
+def test_nucleus_nucleolus_pass_the_card_guards_at_0875_but_distinct_vetoes(starter):
     assert fuzz.ratio("nucleus", "nucleolus") / 100 == 0.875
-    assert score_names(["nucleolus"], ["nucleus"]).matches == [
+    assert score_names(["nucleolus"], ["nucleus"], rules="card").matches == [
         Match("nucleolus", "nucleus", "fuzzy")
     ]
+    assert score_names(["nucleolus"], ["nucleus"]).f1 == 0.0  # expert: two letters, no typo
     vetoed = score_names(["nucleolus"], ["nucleus"], starter)
     assert vetoed.f1 == 0.0
     assert vetoed.unmatched_pred == ["nucleolus"] and vetoed.missed_key == ["nucleus"]
@@ -65,8 +66,11 @@ def test_starter_distinct_pairs_never_match(starter):
 
 
 def test_spelling_variants_from_the_starter_lexicon(starter):
-    result = score_names(["oesophagus", "haemoglobin"], ["esophagus", "hemoglobin"], starter)
+    pred, key = ["oesophagus", "haemoglobin"], ["esophagus", "hemoglobin"]
+    result = score_names(pred, key, starter, rules="card")
     assert result.f1 == 1.0 and set(hows(result).values()) == {"synonym"}
+    expert = score_names(pred, key)  # the expert rules need no lexicon row for spelling
+    assert expert.f1 == 1.0 and {m.rule for m in expert.matches} == {"british spelling"}
 
 
 # -- levels -----------------------------------------------------------------------
@@ -123,8 +127,8 @@ def test_synonym_groups_are_transitive_across_rows_and_plurals():
         ("capillary", "capitulum", "similarity < 0.86"),
     ],
 )
-def test_fuzzy_guards_reject(pred, key, why):
-    assert score_names([pred], [key]).f1 == 0.0, why
+def test_card_fuzzy_guards_reject(pred, key, why):
+    assert score_names([pred], [key], rules="card").f1 == 0.0, why
 
 
 def test_surrounding_whitespace_is_still_exact_and_reported_trimmed():

@@ -9,9 +9,9 @@ from labeler.suggestions import suggest
 
 KEY = ["esophagus", "stomach", "pancreas", "duodenum"]
 ROWS = [
-    ("I1", "m1", "told", ["oesophagus", "stomach", "liver thing"], KEY),
-    ("I1", "m2", "told", ["Oesophagus", "stomach", "kidney"], KEY),
-    ("I1", "m3", "blind", ["oesophagus", "stomach"], KEY),
+    ("I1", "m1", "told", ["sophagus", "stomach", "liver thing"], KEY),
+    ("I1", "m2", "told", ["Sophagus", "stomach", "kidney"], KEY),
+    ("I1", "m3", "blind", ["sophagus", "stomach"], KEY),
     ("I1", "m2", "desc", ["gut tube", "stomach"], KEY),
     ("I1", "m3", "desc", ["gut tube", "stomach"], KEY),
     ("I2", "m1", "told", ["duodenom"], ["duodenum", "ileum"]),  # fuzzy match: nothing to suggest
@@ -22,7 +22,10 @@ ROWS = [
 def test_near_misses_and_frequent_names_ranked_by_evidence():
     found = suggest(ROWS, Lexicon())
     assert [(s.pred, s.key) for s in found] == [
-        ("oesophagus", "esophagus"),  # 3 models, near (0.947) but first-3 guard
+        (
+            "sophagus",
+            "esophagus",
+        ),  # 3 models, near (0.941) but first-3 guard (a dropped first letter)
         ("gut tube", "duodenum"),  # 2 models, frequent; paired with its most similar missed key
         ("ilium", "ileum"),  # 1 model, near: fails the 7-character guard
     ]
@@ -46,7 +49,7 @@ def test_promotion_rescores_and_undoes():
     undo = lexicon.add(top.key, top.pred, "same")  # what promoting a suggestion writes
     after = [rescore_rows([rows[i]], lexicon)[0]["f1"] for i in top.rows]
     assert all(a > b for a, b in zip(after, before, strict=True))
-    assert score_names(["oesophagus"], ["esophagus"], lexicon).matches[0].how == "synonym"
+    assert score_names(["sophagus"], ["esophagus"], lexicon).matches[0].how == "synonym"
     lexicon.apply(undo)
-    assert score_names(["oesophagus"], ["esophagus"], lexicon).f1 == 0.0
-    assert suggest(ROWS, lexicon)[0].pred == "oesophagus"
+    assert score_names(["sophagus"], ["esophagus"], lexicon).f1 == 0.0
+    assert suggest(ROWS, lexicon)[0].pred == "sophagus"

@@ -2,7 +2,7 @@
 
 Each command stores the value before and after, and its ``redo``/``undo`` just
 write one of them through the core (``project.items.set_key`` or
-``project.items.update``), so undo is exactly as safe as any save: one
+:func:`labeler.readiness.update_item`), so undo is exactly as safe as any save: one
 transaction, nothing half-applied. Every edit is saved at once, so there is no
 "unsaved" state to lose. If the first write fails, the command marks itself
 obsolete, so the undo stack drops it instead of listing an edit that never
@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 
 from PySide6.QtGui import QUndoCommand
 
+from labeler.readiness import update_item
 from labeler.store.records import Item, KeyEntry
 from ui.session import Session
 
@@ -68,7 +69,7 @@ class FieldEdit(SavedEdit):
         self.before, self.after = before, after
 
     def _write(self, value: str) -> None:
-        self.session.require_project().items.update(self.item_id, **{self.field: value})
+        update_item(self.session.require_project(), self.item_id, **{self.field: value})
         self.session.item_changed.emit(self.item_id)
         self.session.items_changed.emit()
 

@@ -9,8 +9,17 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFocusEvent
-from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QLineEdit, QPlainTextEdit, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QWidget,
+)
 
+from labeler.readiness import accept_residual_labels, ready_blockers
 from labeler.store.records import PATTERNS, STATUSES, TIERS, Item
 from ui.curate.commands import FieldEdit
 from ui.session import Session
@@ -94,6 +103,27 @@ class ItemForm(QWidget):
     def _save(self, field: str, value: str) -> None:
         if self.item is None or getattr(self.item, field) == value:
             return
+        if field == "status" and value == "ready" and not self._ready_allowed(self.item):
+            self.show_item(self.item)  # the status list goes back to what is stored
+            return
         self.session.undo_stack.push(
             FieldEdit(self.session, self.item.id, field, getattr(self.item, field), value)
         )
+
+    def _ready_allowed(self, item: Item) -> bool:
+        """The residual-label rule: key text still readable needs the curator's reason."""
+        project = self.session.require_project()
+        blockers = ready_blockers(project, item.id)
+        if not blockers:
+            return True
+        listed = ", ".join(f"“{name}”" for name in blockers)
+        reason, ok = QInputDialog.getText(
+            self,
+            "Key text is still readable",
+            f"The question still shows {listed}.\nErase it (add a box, re-erase) — or, to mark "
+            "the item ready anyway, say why this is acceptable (recorded with your name):",
+        )
+        if not ok or not reason.strip():
+            return False
+        accept_residual_labels(project, item.id, reason)
+        return True

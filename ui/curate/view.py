@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 from labeler.curation import key_from_labels
 from labeler.erase import EraseResult
 from labeler.erase.edits import EraseEdits
-from labeler.errors import PasswordRequired
+from labeler.errors import LabelerError, PasswordRequired
 from labeler.store.records import Box, Item, KeyEntry
 from ui import workers
 from ui.curate import documents
@@ -240,14 +240,21 @@ class CurateView(QWidget):
         cannot be opened — moved, renamed — say so in the status bar instead of
         a dialog on every click; the item's stored images need no source.
         """
-        source = self.session.require_project().sources.get(source_id)
-        if self.info is not None and self.info.path == source.path:
+        sources = self.session.require_project().sources
+        try:
+            path = str(sources.document_path(sources.get(source_id)))
+        except LabelerError as exc:
+            if not quiet:
+                raise
+            self._source_unavailable(exc)
+            return
+        if self.info is not None and self.info.path == path:
             self._go_to(page, region)
             return
         self._run_document(
-            source.path,
+            path,
             documents.describe,
-            lambda pw: (source.path, pw),
+            lambda pw: (path, pw),
             lambda info: self._show_document(info, page, region),
             "Opening document…",
             on_error=self._source_unavailable if quiet else None,
@@ -288,7 +295,11 @@ class CurateView(QWidget):
             before = self.item
             edits = figure.edits
             item_id = self.item.id
-            path = "" if before.source_id is None else project.sources.get(before.source_id).path
+            path = (
+                ""
+                if before.source_id is None
+                else str(project.sources.document_path(project.sources.get(before.source_id)))
+            )
             self._run_document(
                 path,
                 documents.reerase_item,

@@ -32,6 +32,7 @@ class Entry:
     key: str = ""  # the key name a prediction matched
     how: str = ""  # exact | normalized | plural | synonym | fuzzy
     score: NameScore | None = None
+    rule: str = ""  # the expert rules that made the match, e.g. "prefix B: dropped"
     response: Response | None = None
 
 
@@ -40,7 +41,7 @@ def entries_for(score: NameScore | None, response: Response | None) -> list[Entr
     out = [Entry("summary", score=score, response=response)]
     if score is None:
         return out
-    out += [Entry("matched", m.pred, m.key, m.how) for m in score.matches]
+    out += [Entry("matched", m.pred, m.key, m.how, rule=m.rule) for m in score.matches]
     out += [Entry("extra", name) for name in score.unmatched_pred]
     out += [Entry("missed", name) for name in score.missed_key]
     return out
@@ -109,7 +110,8 @@ class AnswersModel(QAbstractTableModel):
 
 def _tooltip(entry: Entry) -> str:
     if entry.kind == "matched":
-        return f"“{entry.text}” matched key name “{entry.key}” ({entry.how})"
+        why = f"{entry.how}: {entry.rule}" if entry.rule else entry.how
+        return f"“{entry.text}” matched key name “{entry.key}” ({why})"
     if entry.kind == "extra":
         return f"“{entry.text}” is not in the key — click to promote it or mark it distinct"
     if entry.kind == "missed":

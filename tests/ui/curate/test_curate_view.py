@@ -399,7 +399,7 @@ def test_an_item_whose_source_moved_still_opens_without_a_dialog(
     other = write_cell_pdf(tmp_path / "other.pdf")  # never opened by the viewer
     project = window.session.require_project()
     wait_idle(qtbot)
-    item = add_item_from_document(project, other, 2, FIGURE_CLIP)
+    item = add_item_from_document(project, other, 2, FIGURE_CLIP, keep_source_copy=False)
     window.session.items_changed.emit()
     other.rename(tmp_path / "moved.pdf")
     messages: list[str] = []
@@ -411,6 +411,26 @@ def test_an_item_whose_source_moved_still_opens_without_a_dialog(
     assert dialogs == []
     assert view.item.id == item.id and view.preview.figure is not None
     assert view.viewer.info is None
+
+
+def test_an_item_whose_source_was_deleted_opens_its_page_from_the_project_copy(
+    qtbot, window, dialogs, tmp_path: Path
+):
+    from labeler.curation import add_item_from_document
+
+    other = write_cell_pdf(tmp_path / "other.pdf")
+    project = window.session.require_project()
+    wait_idle(qtbot)
+    item = add_item_from_document(project, other, 2, FIGURE_CLIP)
+    window.session.items_changed.emit()
+    other.unlink()
+    view = curate(window)
+    view.items.select_item(item.id)
+    qtbot.waitUntil(lambda: view.viewer.info is not None, timeout=10000)
+    wait_idle(qtbot)
+    assert dialogs == []
+    assert view.viewer.page == 2
+    assert str(project.assets.root) in str(view.viewer.info.path)
 
 
 def paint(canvas, points) -> None:

@@ -16,14 +16,14 @@ from ui.review.view import ReviewView
 
 
 def spelling_project(folder) -> Project:
-    """Two models write "oesophagus" for the key's "esophagus" (the fuzzy guard's first-3 rule
-    rejects it), so it is a top suggestion; F1 is 0.5 until it is promoted."""
+    """Two models write "sophagus" (first letter lost) for the key's "esophagus" (the fuzzy
+    guard's first-3 rule rejects it), so it is a top suggestion; F1 is 0.5 until promoted."""
     project = Project.create(folder, name="gut")
     project.items.add(
         NewItem(item_id="gut", subject="the gut", key=[KeyEntry("esophagus"), KeyEntry("stomach")])
     )
     for model in ("m/a", "m/b"):
-        project.responses.record(answer("gut", model, "told", ["oesophagus", "stomach"]))
+        project.responses.record(answer("gut", model, "told", ["sophagus", "stomach"]))
     return project
 
 
@@ -52,17 +52,17 @@ def click(view, row: int, column: int, qtbot) -> None:
 def test_one_click_same_promotes_the_suggestion_and_scores_update(views, qtbot):
     lexicon, review = views
     first = lexicon.suggestions_model.suggestions[0]
-    assert (first.pred, first.key, first.n_models) == ("oesophagus", "esophagus", 2)
+    assert (first.pred, first.key, first.n_models) == ("sophagus", "esophagus", 2)
     score = review.matrix_model.index(0, review.matrix_model.columns.index(Column("m/a", "told")))
     assert score.data(ScoreRole).f1 == pytest.approx(0.5)
 
     click(lexicon, 0, SuggestionsModel.SAME, qtbot)
 
     project = lexicon.session.project
-    assert project.lexicon.rows() == [("esophagus", "oesophagus", "same")]
-    assert lexicon.rows_model.rows == [("esophagus", "oesophagus", "same")]
+    assert project.lexicon.rows() == [("esophagus", "sophagus", "same")]
+    assert lexicon.rows_model.rows == [("esophagus", "sophagus", "same")]
     assert score.data(ScoreRole).f1 == pytest.approx(1.0)
-    assert all(s.pred != "oesophagus" for s in lexicon.suggestions_model.suggestions)
+    assert all(s.pred != "sophagus" for s in lexicon.suggestions_model.suggestions)
 
     lexicon.session.undo_stack.undo()
     assert project.lexicon.rows() == []
@@ -73,9 +73,9 @@ def test_one_click_same_promotes_the_suggestion_and_scores_update(views, qtbot):
 def test_one_click_distinct_records_a_distinct_pair(views, qtbot):
     lexicon, _ = views
     click(lexicon, 0, SuggestionsModel.DISTINCT, qtbot)
-    assert lexicon.session.project.lexicon.rows() == [("esophagus", "oesophagus", "distinct")]
+    assert lexicon.session.project.lexicon.rows() == [("esophagus", "sophagus", "distinct")]
     qtbot.waitUntil(lambda: lexicon.suggestion_worker is None)
-    assert all(s.pred != "oesophagus" for s in lexicon.suggestions_model.suggestions)
+    assert all(s.pred != "sophagus" for s in lexicon.suggestions_model.suggestions)
 
 
 def test_csv_import_export_round_trip_and_search(views, tmp_path):
@@ -83,14 +83,14 @@ def test_csv_import_export_round_trip_and_search(views, tmp_path):
     source = tmp_path / "in.csv"
     source.write_text(
         "canonical,synonym,relation\n"
-        "esophagus,oesophagus,\n"
+        "esophagus,sophagus,\n"
         "mitral valve,bicuspid valve,same\n"
         "nucleus,nucleolus,distinct\n",
         encoding="utf-8",
     )
     lexicon.import_csv(str(source))
     rows = lexicon.session.project.lexicon.rows()
-    assert ("esophagus", "oesophagus", "same") in rows and len(rows) == 3
+    assert ("esophagus", "sophagus", "same") in rows and len(rows) == 3
     assert lexicon.count.text().startswith("2 groups · 1 distinct pairs")
     score = review.matrix_model.index(0, review.matrix_model.columns.index(Column("m/b", "told")))
     assert score.data(ScoreRole).f1 == pytest.approx(1.0)

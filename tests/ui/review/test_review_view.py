@@ -86,20 +86,20 @@ def test_promoting_a_predicted_name_rescores_the_cell_live_and_undo_restores_it(
 
 def test_marking_a_match_distinct_vetoes_it(view, qtbot):
     view.session.project.responses.record(
-        answer("cell", "m/a", "told", ["nucleolus", "ribosome"])  # fuzzy-matches "nucleus"
+        answer("cell", "m/a", "told", ["nucleus", "ribosme"])  # one slip: fuzzy-matches "ribosome"
     )
     view.session.responses_changed.emit()
     cell = matrix_cell(view, "cell", "m/a", "told")
     assert cell.data(ScoreRole).f1 == pytest.approx(1.0)
     show(view, "cell")
 
-    click_answer(view, qtbot, Column("m/a", "told"), "matched", "nucleolus")
-    action = menu_action(view.active_menu, ("nucleolus", "nucleus", "distinct"))
-    assert "not “nucleus”" in action.text()
+    click_answer(view, qtbot, Column("m/a", "told"), "matched", "ribosme")
+    action = menu_action(view.active_menu, ("ribosme", "ribosome", "distinct"))
+    assert "not “ribosome”" in action.text()
     action.trigger()
 
     assert cell.data(ScoreRole).f1 == pytest.approx(0.5)
-    assert ("nucleus", "nucleolus", "distinct") in view.session.project.lexicon.rows()
+    assert ("ribosome", "ribosme", "distinct") in view.session.project.lexicon.rows()
 
 
 def test_contradicting_the_lexicon_is_refused_and_changes_nothing(view, qtbot):
@@ -208,3 +208,15 @@ def test_a_stale_answer_is_marked_in_the_matrix_and_the_details(tmp_path, qtbot,
     view._show_details(Column("m/a", "told"))
     assert "older subject" in view.details.toPlainText()
     assert matrix_cell(view, "cell", "m/a", "told").data(StaleRole) is False
+
+
+def test_a_match_tooltip_names_the_expert_rule_that_made_it():
+    from labeler.scoring import score_names
+    from ui.review.answers import _tooltip, entries_for
+
+    matched = entries_for(score_names(["B: aorta"], ["aorta"]), None)[1]
+    assert _tooltip(matched) == (
+        "“B: aorta” matched key name “aorta” (normalized: prefix B: dropped)"
+    )
+    plain = entries_for(score_names(["aorta"], ["aorta"]), None)[1]
+    assert _tooltip(plain) == "“aorta” matched key name “aorta” (exact)"

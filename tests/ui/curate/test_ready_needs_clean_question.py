@@ -1,0 +1,65 @@
+"""Curate: marking an item ready while key text is still readable asks the curator why."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QInputDialog
+
+from labeler.curation import add_item_from_document
+from labeler.erase.edits import EraseEdits
+from labeler.store import KeyEntry
+from tests.ui.gui_helpers import FIGURE_CLIP, LABELS, wait_idle, write_cell_pdf
+
+
+class Answers:
+    """What the reason dialog answers, in order, and each question it was asked."""
+
+    def __init__(self) -> None:
+        self.queued: list[tuple[str, bool]] = []
+        self.asked: list[str] = []
+
+    def append(self, answer: tuple[str, bool]) -> None:
+        self.queued.append(answer)
+
+    def get_text(self, parent, title, label, *args, **kwargs) -> tuple[str, bool]:
+        self.asked.append(label)
+        return self.queued.pop(0)
+
+
+@pytest.fixture
+def answers(monkeypatch: pytest.MonkeyPatch) -> Answers:
+    found = Answers()
+    monkeypatch.setattr(QInputDialog, "getText", found.get_text)
+    return found
+
+
+def test_readable_key_text_needs_a_reason_before_ready(qtbot, window, tmp_path, answers):
+    project = window.session.require_project()
+    pdf = write_cell_pdf(tmp_path / "kept.pdf")
+    probe = add_item_from_document(project, pdf, 2, FIGURE_CLIP)
+    label = project.items.key(probe.id)[0]
+    project.items.delete(probe.id)
+    item = add_item_from_document(
+        project, pdf, 2, FIGURE_CLIP, edits=EraseEdits(keep=(label.bbox,))
+    )
+    project.items.set_key(item.id, [*project.items.key(item.id), KeyEntry(label.name)])
+    window.session.items_changed.emit()
+    view = window.views["curate"]
+    view.items.select_item(item.id)
+    wait_idle(qtbot)
+    combo = view.form.combos["status"]
+
+    answers.append(("", False))  # the curator cancels
+    combo.setCurrentIndex(combo.findData("ready"))
+    combo.activated.emit(combo.currentIndex())
+    assert project.items.get(item.id).status == "draft"
+    assert combo.currentData() == "draft"
+    assert label.name in answers.asked[-1]
+
+    answers.append(("the word is the figure's title", True))
+    combo.setCurrentIndex(combo.findData("ready"))
+    combo.activated.emit(combo.currentIndex())
+    assert project.items.get(item.id).status == "ready"
+    check = project.residual_checks.get(item.id)
+    assert check.override_why == "the word is the figure's title" and check.override_by
+    assert label.name in LABELS
