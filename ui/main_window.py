@@ -157,6 +157,11 @@ class MainWindow(QMainWindow):
         self.addAction(action)  # shortcuts work whichever view has focus
         return self.shortcuts.register(action_id, action, key)
 
+    def scan_document(self) -> None:
+        """File ▸ Scan: the Curate view lists the open document's labelled figures."""
+        self.show_view("curate")
+        self.views["curate"].scan_document()
+
     def _build_menus(self) -> None:
         bar = self.menuBar()
         file = bar.addMenu("&File")
@@ -176,6 +181,9 @@ class MainWindow(QMainWindow):
         file.addSeparator()
         self.add_pdf_action = self._action(
             file, "file.add_pdf", "&Add PDF…", self.add_document, "Ctrl+Shift+A"
+        )
+        self._action(
+            file, "file.scan", "&Scan document for figures…", self.scan_document, "Ctrl+Shift+F"
         )
         self.export_action = self._action(file, "file.export", "&Export…", self.export, "Ctrl+E")
         file.addSeparator()

@@ -7,6 +7,7 @@ clip's pixels and page points and turns OCR boxes into harvest fragments.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -71,10 +72,23 @@ def read_all(raster: Raster) -> list[Hit]:
 
     found = []
     for hit in read_text(np.ascontiguousarray(raster.rgb)):
-        text = " ".join(str(hit.text).split())
+        text = strip_line_marks(" ".join(str(hit.text).split()))
         if text:
             found.append((text, tuple(round(float(v)) for v in hit.bbox)))
     return found
+
+
+#: What OCR reads a leader's stub, its dot or a line end as, at either end of a label.
+_STUB_START = re.compile(r"^[\-\u2010-\u2015_~=|•·∙●○◦*+>»<«\s]+")
+_STUB_END = re.compile(r"[\-\u2010-\u2015_~=|•·∙●○◦*+<«>»\s]+$")
+
+
+def strip_line_marks(text: str) -> str:
+    """``-Notochord`` and ``Atrium•`` are ``Notochord`` and ``Atrium``: stubs are not letters.
+
+    Only marks at the ends go; a hyphen inside a name (``A-V node``) and brackets stay.
+    """
+    return _STUB_END.sub("", _STUB_START.sub("", text))
 
 
 def hits_in(hits: Sequence[Hit], box: PixelBox) -> list[Hit]:

@@ -12,6 +12,7 @@ panel letters never join anything.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -78,9 +79,18 @@ def _gap_below(last: Fragment, line: Fragment) -> float:
     return line.extent(last.down)[0] - last.extent(last.down)[1]
 
 
+def colour(fragment: Fragment) -> int | None:
+    """The text colour of a vector line (its first span's), None for outlines and OCR."""
+    if fragment.kind != "vector" or not fragment.parts:
+        return None
+    return getattr(fragment.parts[0][0], "color", None)
+
+
 def _continues(group: LabelGroup, line: Fragment, leader: Leader | None) -> bool:
     last = group.lines[-1]
-    if group.marker or group.excluded:
+    if group.marker or (group.excluded and group.excluded != "caption"):
+        return False
+    if group.excluded and leader is not None:  # a caption's next line has no leader of its own
         return False
     size = max(last.size, line.size)
     if not -0.6 * size <= _gap_below(last, line) <= LINE_GAP * size:
@@ -90,6 +100,9 @@ def _continues(group: LabelGroup, line: Fragment, leader: Leader | None) -> bool
     if last.direction[0] * line.direction[0] + last.direction[1] * line.direction[1] < 0.995:
         return False
     if size > 1.35 * min(last.size, line.size):
+        return False
+    a, b = colour(last), colour(line)
+    if a is not None and b is not None and a != b:  # a coloured heading over black labels
         return False
     if not _aligned(last, line, ALIGN * size):
         return False
@@ -113,7 +126,7 @@ def group_labels(
     the candidates, which keeps the work per line to the groups of the rows just above it
     (near-linear in the words on a page, with exactly the result of trying every group).
     """
-    ordered = sorted(fragments, key=lambda f: (f.bbox[1], f.bbox[0]))
+    ordered = sorted(attach_suffixes(fragments), key=lambda f: (f.bbox[1], f.bbox[0]))
     reach = LINE_GAP * max((f.size for f in ordered), default=0.0)
     groups: list[LabelGroup] = []
     open_groups: list[LabelGroup] = []  # groups that may still be continued, oldest first
@@ -135,7 +148,7 @@ def group_labels(
         if target is None:
             group = LabelGroup([line], marker=marker, excluded=excluded, leader=leader)
             groups.append(group)
-            if not marker and not excluded:
+            if not marker and excluded in (None, "caption"):  # a caption may run on
                 open_groups.append(group)
         else:
             target.lines.append(line)
@@ -146,4 +159,73 @@ def group_labels(
             group.leader = leaders.leader_at(group.bbox, LEADER_MARGIN * group.lines[0].size)
         if group.leader is not None:
             group.anchor = LeaderIndex.anchor(group.leader, group.bbox)
+    _mark_headings(groups)
     return sorted(groups, key=lambda g: (g.bbox[1], g.bbox[0]))
+
+
+#: A parenthesis printed in small type right after a label ("Cranial nerves (I-XII)").
+_SUFFIX = re.compile(r"^\(.*\)$")
+
+
+def attach_suffixes(fragments: Sequence[Fragment]) -> list[Fragment]:
+    """Join a small-type parenthesis to the label it follows on the same baseline.
+
+    Set smaller than the label, it sits further away than the line merge's gap allows, and on
+    its own it would be a name; joined, the key's splitter reads it as the label's note.
+    """
+    suffixes = [f for f in fragments if _SUFFIX.match(f.text.strip())]
+    if not suffixes:
+        return list(fragments)
+    taken: set[int] = set()
+    for suffix in suffixes:
+        host = next(
+            (
+                f
+                for f in fragments
+                if f is not suffix
+                and id(f) not in taken
+                and f.direction == suffix.direction
+                and suffix.size < 0.9 * f.size
+                and 0 <= suffix.bbox[0] - f.bbox[2] <= 1.5 * f.size
+                and abs(suffix.bbox[3] - f.bbox[3]) <= 0.5 * f.size
+            ),
+            None,
+        )
+        if host is not None:
+            host.text = f"{host.text} {suffix.text}"
+            host.bbox = (
+                host.bbox[0],
+                min(host.bbox[1], suffix.bbox[1]),
+                suffix.bbox[2],
+                max(host.bbox[3], suffix.bbox[3]),
+            )
+            host.parts.extend(suffix.parts)
+            taken.add(id(suffix))
+    return [f for f in fragments if id(f) not in taken]
+
+
+def _mark_headings(groups: Sequence[LabelGroup]) -> None:
+    """Mark coloured group headings ("Skull" over its column of labels) as not names.
+
+    A heading has no leader of its own, is printed in a colour the figure's leader-line labels
+    do not use, and sits right above a label of that column. It stays printed; the curator
+    may still add it to the key.
+    """
+    led = [colour(g.lines[0]) for g in groups if g.leader is not None and not g.excluded]
+    if not led:
+        return
+    usual = max(set(led), key=led.count)
+    for group in groups:
+        first = group.lines[0]
+        hue = colour(first)
+        if group.excluded or group.marker or group.leader is not None or hue in (None, usual):
+            continue
+        below = any(
+            other is not group
+            and other.leader is not None
+            and 0 <= other.bbox[1] - group.bbox[3] <= 1.5 * first.size
+            and _aligned(first, other.lines[0], ALIGN * first.size)
+            for other in groups
+        )
+        if below:
+            group.excluded = "group heading"

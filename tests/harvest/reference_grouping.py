@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from labeler.harvest.fragments import Fragment, _same_direction
-from labeler.harvest.group import LEADER_MARGIN, LabelGroup, _continues
+from labeler.harvest.group import LEADER_MARGIN, LabelGroup, _continues, attach_suffixes
 from labeler.harvest.markers import excluded_reason, marker_letter
 from labeler.pdf.geometry import union
 
@@ -41,7 +41,7 @@ def merge_on_lines(pieces: Sequence[Fragment]) -> list[Fragment]:
 
 def group_lines(fragments: Sequence[Fragment], leaders=None) -> list[LabelGroup]:
     """The grouping loop only (before texts, leaders and anchors are filled in)."""
-    ordered = sorted(fragments, key=lambda f: (f.bbox[1], f.bbox[0]))
+    ordered = sorted(attach_suffixes(fragments), key=lambda f: (f.bbox[1], f.bbox[0]))
     groups: list[LabelGroup] = []
     for line in ordered:
         leader = line.leader

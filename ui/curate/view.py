@@ -41,6 +41,7 @@ from ui.curate.items_panel import ItemsPanel
 from ui.curate.key_editor import KeyEditor
 from ui.curate.page_viewer import PageViewer
 from ui.curate.preview import TOOLS, ErasePreview, Figure
+from ui.curate.scan_dialog import ScanDialog
 from ui.errors import interactive, show_error
 from ui.session import Session
 from ui.shortcuts import ShortcutRegistry
@@ -276,6 +277,18 @@ class CurateView(QWidget):
         if self.viewer.page != page:
             self.viewer.show_page(page)
         self.viewer.show_region(region)
+
+    def scan_document(self) -> ScanDialog | None:
+        """List the labelled figures of the document on screen, to add them in bulk."""
+        if self.info is None:
+            self.session.status_message.emit("Open a document first, then scan it for figures")
+            return None
+        dialog = ScanDialog(
+            self.session, self.info.path, self.session.passwords.get(self.info.path), self
+        )
+        dialog.setModal(False)
+        dialog.show()
+        return dialog
 
     # -- erasing -------------------------------------------------------------
 
