@@ -7,6 +7,10 @@ and export produce the same numbers. Conventions follow the dataset card:
 F1 in percent, ``grounded = told − no-image`` in percentage *points*,
 ``recited = no-image ÷ told`` as a *percentage*; a condition that was not run
 is NaN (shown as ``—``), never zero, and so is a share whose ``told`` is 0.
+
+Which rows are in the frame is not decided here: callers pass the cells that
+count (:func:`labeler.results.counted_results`, or an export's results.jsonl,
+which holds only those).
 """
 
 from __future__ import annotations
@@ -65,6 +69,15 @@ def paired_means(df: pd.DataFrame) -> pd.DataFrame:
     return (wide.dropna().groupby(level="model").mean() * 100).reindex(df["model"].unique())
 
 
+def paired_items(df: pd.DataFrame) -> pd.Series:
+    """Per model: how many items have both a told and a no-image row (what grounded pairs)."""
+    _require(df, "item_id", "model", "condition")
+    pair = df[df["condition"].isin(("told", "no-image"))]
+    both = pair.groupby(["model", "item_id"])["condition"].nunique() == 2
+    counts = both.groupby(level="model").sum() if len(both) else pd.Series(dtype=int)
+    return counts.reindex(df["model"].unique(), fill_value=0).astype(int)
+
+
 def results_table(df: pd.DataFrame) -> pd.DataFrame:
     """The card's results table: one row per model, sorted by ``told`` (descending).
 
@@ -114,6 +127,24 @@ def bootstrap_ci(
         for j, metric in enumerate((*CONDITIONS, "grounded")):
             records.append((model, metric, estimates[j], lo[j], hi[j]))
     return pd.DataFrame.from_records(records, columns=["model", "metric", "estimate", "lo", "hi"])
+
+
+def marker_table(df: pd.DataFrame) -> pd.DataFrame | None:
+    """Mean marker accuracy (%) per model × condition over the rows of items with markers.
+
+    ``marker_accuracy`` is 0–1 on rows whose item has named markers and NaN (or
+    None) elsewhere; ``None`` when no row has it (an export's results.jsonl does
+    not carry the location hints it needs, so the report needs the project).
+    """
+    if "marker_accuracy" not in df.columns:
+        return None
+    marked = df[pd.to_numeric(df["marker_accuracy"], errors="coerce").notna()]
+    if marked.empty:
+        return None
+    table = marked.assign(_acc=marked["marker_accuracy"].astype(float) * 100).pivot_table(
+        index="model", columns="condition", values="_acc", aggfunc="mean"
+    )
+    return table.reindex(columns=list(CONDITIONS))
 
 
 def declined(df: pd.DataFrame) -> pd.Series:
@@ -197,21 +228,55 @@ def derangement(items: list, seed: int = 0) -> dict:
     return {order[i]: order[(i + 1) % len(order)] for i in range(len(order))}
 
 
-def shuffled_key_control(
+def literal_f1(predicted: list[str], key: list[str]) -> float:
+    """Set F1 on literal names (case and spacing ignored, no other rule): plain overlap.
+
+    Deliberately independent of the scorer, so the shuffled-key control can
+    subtract what two keys simply share from what the scorer credits.
+    """
+    p = {" ".join(n.casefold().split()) for n in predicted if n.strip()}
+    k = {" ".join(n.casefold().split()) for n in key if n.strip()}
+    tp = len(p & k)
+    return 2 * tp / (len(p) + len(k)) if tp else 0.0
+
+
+def shuffled_key_scores(
     df: pd.DataFrame, lexicon: Lexicon | None = None, seed: int = 0
-) -> pd.DataFrame:
-    """Mean F1 (%) per model × condition when every answer is scored against
-    another item's key. A sound scorer gives near zero; a lenient one (a fuzzy
-    rule that matches anything, a parser that ignores the answer) does not.
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Every answer scored against another item's key: ``(excess, overlap)``, mean % per
+    model × condition.
+
+    ``overlap`` is the literal-name F1 against that key: the vocabulary the two
+    keys' parts share, which an answer may legitimately name (an answer naming
+    "nucleus" is right about any cell diagram whose key has a nucleus). It is a
+    property of the dataset, not of the scorer, and an answer built from other
+    items' keys (the ``baseline/subject-prior`` model) scores high on it.
+    ``excess`` is the scorer's F1 minus that overlap: credit the scorer's own
+    rules (plurals, synonyms, fuzzy matching, parsing) give against a key the
+    answer was not about. That is the control: a sound scorer keeps it near
+    zero, a lenient one does not (``docs/decisions/0011-which-answers-count.md``).
     """
     _require(df, "item_id", "model", "condition", "predicted_names", "key_names")
     keys = df.groupby("item_id")["key_names"].first().to_dict()
     other = derangement(sorted(keys), seed)
-    f1 = [
-        score_names(list(pred), list(keys[other[item]]), lexicon).f1
-        for item, pred in zip(df["item_id"], df["predicted_names"], strict=True)
-    ]
-    return mean_f1(df.assign(f1=f1)[["model", "condition", "f1"]])
+    scored, literal = [], []
+    for item, pred in zip(df["item_id"], df["predicted_names"], strict=True):
+        names, key = list(pred), list(keys[other[item]])
+        scored.append(score_names(names, key, lexicon).f1)
+        literal.append(literal_f1(names, key))
+    overlap = np.array(literal)
+    frame = df[["model", "condition"]]
+    excess = mean_f1(frame.assign(f1=np.array(scored) - overlap))
+    return excess, mean_f1(frame.assign(f1=overlap))
+
+
+def shuffled_key_control(
+    df: pd.DataFrame, lexicon: Lexicon | None = None, seed: int = 0
+) -> pd.DataFrame:
+    """The scorer audit: mean excess F1 (%) over literal overlap against another item's key
+    (:func:`shuffled_key_scores`). Near zero for a sound scorer.
+    """
+    return shuffled_key_scores(df, lexicon, seed)[0]
 
 
 def audits(df: pd.DataFrame, lexicon: Lexicon | None = None, seed: int = 0) -> dict:
@@ -220,23 +285,31 @@ def audits(df: pd.DataFrame, lexicon: Lexicon | None = None, seed: int = 0) -> d
     ``decline_rate`` (finding 6) maps model → condition → % of answers that
     decline; ``consensus_absent_share`` (finding 7) is the % of consensus names
     absent from the key, with ``consensus_names`` counting them;
-    ``shuffled_key_control`` (the scorer audit) maps model → condition → mean F1
-    (%) against another item's key. An audit whose inputs the rows lack
-    (names, or two items to shuffle) is ``None``, never a made-up zero.
+    ``shuffled_key_control`` (the scorer audit) maps model → condition → mean
+    F1 (%) the scorer gives against another item's key beyond the literal name
+    overlap, and ``shuffled_key_overlap`` that overlap (:func:`shuffled_key_scores`).
+    ``paired_items`` maps model → the number of items grounded and recited are
+    taken over; ``marker_accuracy`` maps model → condition → mean marker
+    accuracy (%) over items with markers. An entry whose inputs the rows lack
+    (names, two items to shuffle, marker scores) is ``None``, never a made-up zero.
     """
     has_names = {"predicted_names", "key_names"} <= set(df.columns)
     can_decline = "raw_text" in df.columns or "predicted_names" in df.columns
     consensus = consensus_names(df, lexicon) if has_names else None
     shuffled = (
-        shuffled_key_control(df, lexicon, seed)
+        shuffled_key_scores(df, lexicon, seed)
         if has_names and df["item_id"].nunique() >= 2
         else None
     )
+    markers = marker_table(df)
     return {
+        "paired_items": {str(m): int(n) for m, n in paired_items(df).items()},
         "decline_rate": _nested(decline_rate(df)) if can_decline else None,
         "consensus_names": None if consensus is None else len(consensus),
         "consensus_absent_share": None if consensus is None else _number(_absent_share(consensus)),
-        "shuffled_key_control": None if shuffled is None else _nested(shuffled),
+        "shuffled_key_control": None if shuffled is None else _nested(shuffled[0]),
+        "shuffled_key_overlap": None if shuffled is None else _nested(shuffled[1]),
+        "marker_accuracy": None if markers is None else _nested(markers),
     }
 
 
@@ -258,9 +331,11 @@ def _number(value: float | None) -> float | None:
     return round(float(value), 3)
 
 
-def _cell(value: float, kind: str) -> str:
+def _cell(value: float | None, kind: str) -> str:
     if value is None or not np.isfinite(value):
         return "—"
+    if round(float(value), 1) == 0:
+        value = 0.0  # no "-0.0" from rounding noise
     if kind == "grounded":
         return f"{value:+.1f}"
     if kind == "recited":
@@ -283,7 +358,19 @@ def render_markdown(table: pd.DataFrame, audit: dict | None = None) -> str:
 
 
 def _audit_lines(audit: dict) -> list[str]:
-    lines = ["", "## Audits", ""]
+    paired = ", ".join(f"{m} {n}" for m, n in audit["paired_items"].items())
+    lines = [
+        "",
+        f"grounded and recited compare told with no-image on the same items; items paired: "
+        f"{paired or 'none'}",
+        "",
+        "Marker accuracy — % of the key's marker letters given the right name "
+        "(items with markers):",
+        "",
+    ]
+    markers = audit["marker_accuracy"]
+    lines += _condition_table(markers) if markers else ["(no item with markers, or no project)"]
+    lines += ["", "## Audits", ""]
     share = audit["consensus_absent_share"]
     sections = (
         (
@@ -292,8 +379,15 @@ def _audit_lines(audit: dict) -> list[str]:
             "(needs answer names or raw text)",
         ),
         (
-            "Shuffled-key control — mean F1 against another item's key (a sound scorer is near 0)",
+            "Shuffled-key control — scorer F1 against another item's key beyond the names the "
+            "two keys literally share (a sound scorer is near 0)",
             "shuffled_key_control",
+            "(needs answer names and at least two items)",
+        ),
+        (
+            "Shared vocabulary — literal-name F1 against another item's key (dataset overlap, "
+            "not a scorer fault)",
+            "shuffled_key_overlap",
             "(needs answer names and at least two items)",
         ),
     )

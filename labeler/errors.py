@@ -45,3 +45,7 @@ class ConfigError(LabelerError):
 
 class ExportError(LabelerError):
     """An export failed validation; nothing was written."""
+
+
+class DisplayError(LabelerError):
+    """Qt cannot open a window here (e.g. system libraries of its platform plugin are missing)."""

@@ -19,21 +19,34 @@ own memo tables survive between calls; answers are kept by response id (stored
 responses never change) and scores by (lexicon, answer, key). Reopening the
 matrix therefore re-reads and re-scores only what changed since the last call
 (``bench/results_matrix.py``).
+
+Which answers count is decided in one place, :func:`answer_counts` (see
+``docs/decisions/0011-which-answers-count.md``): a cell's latest answer counts
+when the model answered (any status but ``api_error``) and the answer is for
+the item as it is now (not :func:`is_stale`). Truncated, empty, refused and
+parse-error answers are the model's answers and count with what they scored
+(usually 0). :func:`counted_results` is the list every view, ``labeler report``
+and the export use, so they cannot show different numbers.
+
+Items whose key prints marker letters also get the card's marker accuracy per
+cell (:attr:`ScoredCell.markers`), scored from each label's name and
+``location_hint`` with the item's lexicon.
 """
 
 from __future__ import annotations
 
 import functools
+import operator
 import weakref
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from labeler.export.ids import stored_public_ids
 from labeler.lexicon import Lexicon
 from labeler.prompts import needs_image
-from labeler.scoring import NameScore, score_names
+from labeler.scoring import MarkerScore, NameScore, marker_accuracy, score_names
 from labeler.scoring.bulk import collector_paused
+from labeler.status import ResponseStatus
 from labeler.store import Item, KeyEntry, Project, Response
 from labeler.store.records import alternative_rows
 
@@ -41,8 +54,22 @@ if TYPE_CHECKING:
     import pandas as pd
 
 #: Response statuses that carry no answer from the model (a transport failure is
-#: not a score of 0); such cells are shown in review but never exported.
-NO_ANSWER_STATUSES = frozenset({"api_error"})
+#: not a score of 0); such cells are shown in review but never counted.
+NO_ANSWER_STATUSES: frozenset[str] = frozenset({ResponseStatus.API_ERROR})
+
+#: A labelled answer as marker accuracy reads it: ``(name, location_hint)`` per label.
+Labels = tuple[tuple[str, str | None], ...]
+
+
+def answer_counts(status: str, stale: bool) -> bool:
+    """Whether a cell's latest answer counts in every published and shown number.
+
+    It counts when the model answered — every status but ``api_error``, so a
+    truncated, empty, refused or unparsable answer counts with the score its
+    names earn (0 when it has none) — and was given for the item as it is now
+    (``stale`` False). This is the one rule; ``docs/decisions/0011`` says why.
+    """
+    return status not in NO_ANSWER_STATUSES and not stale
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +96,7 @@ class ScoredCell:
     unsolved_core: bool
     recitable: bool
     stale: bool = False  # answered for an older subject or question image
+    markers: MarkerScore | None = None  # marker accuracy, for items whose key has markers
 
     @property
     def answered(self) -> bool:
@@ -76,9 +104,14 @@ class ScoredCell:
         return self.status not in NO_ANSWER_STATUSES
 
     @property
-    def current(self) -> bool:
-        """Answered, and for the item as it is now: what flags and exports count."""
-        return self.answered and not self.stale
+    def counts(self) -> bool:
+        """Whether this answer counts (:func:`answer_counts`): what views, report and export use."""
+        return answer_counts(self.status, self.stale)
+
+    @property
+    def marker_accuracy(self) -> float | None:
+        """Share (0–1) of the key's named markers given the right name; None without markers."""
+        return None if self.markers is None else self.markers.accuracy
 
     @property
     def f1(self) -> float:
@@ -129,6 +162,7 @@ FRAME_COLUMNS = (
     "status",
     "origin",
     "response_id",
+    "marker_accuracy",
     "score",
 )
 
@@ -136,6 +170,46 @@ FRAME_COLUMNS = (
 def key_names(entries: Iterable[KeyEntry]) -> tuple[str, ...]:
     """The names of an answer key, in order (marker-only entries have no name)."""
     return tuple(e.name for e in entries if e.name)
+
+
+def key_markers(entries: Iterable[KeyEntry]) -> dict[str, str]:
+    """Marker letter -> key name for the key's named markers (what marker accuracy scores).
+
+    A printed letter whose name the key does not give cannot be judged, so it is
+    left out of the denominator.
+    """
+    found: dict[str, str] = {}
+    for e in entries:
+        if e.marker and e.name:
+            found.setdefault(e.marker, e.name)
+    return found
+
+
+def score_markers(labels: Labels, markers: dict[str, str], lexicon: Lexicon) -> MarkerScore:
+    """One cell's marker accuracy (:func:`labeler.scoring.marker_accuracy`), memoised per lexicon.
+
+    Like :func:`score_cell`, Review calls this for the cell it shows, so its
+    number is the one the Leaderboard and ``labeler report`` average.
+    """
+    memo = _MARKERS.get(lexicon)
+    if memo is None:
+        memo = _MARKERS[lexicon] = {}
+    signature = (labels, tuple(sorted(markers.items())))
+    found = memo.get(signature)
+    if found is None:
+        if len(memo) > MAX_MEMO:
+            memo.clear()
+        found = memo[signature] = marker_accuracy(labels, markers, lexicon)
+    return found
+
+
+def answer_labels(labels: Sequence[Mapping[str, Any]]) -> Labels:
+    """``(name, location_hint)`` of each named label of a response, in the model's order."""
+    return tuple(
+        (str(label.get("name", "")).strip(), label.get("location_hint"))
+        for label in labels
+        if label.get("name")
+    )
 
 
 def project_lexicon(project: Project, item_id: str | None = None) -> Lexicon:
@@ -176,12 +250,19 @@ def score_cell(predicted_names: Sequence[str], key: Sequence[str], lexicon: Lexi
 
 
 def load_results(project: Project, item_ids: Iterable[str] | None = None) -> list[ScoredCell]:
-    """Every cell with a response, scored; optionally only for ``item_ids``.
+    """Every cell with a response (its latest), scored; optionally only for ``item_ids``.
 
-    Flags are computed per item from all of that item's answered cells.
+    Flags are computed per item from that item's counted cells. Cells that do
+    not count (:func:`answer_counts`) are included, marked, for the views that
+    show them; use :func:`counted_results` for numbers.
     """
     with collector_paused():
         return _load_results(project, item_ids)
+
+
+def counted_results(project: Project, item_ids: Iterable[str] | None = None) -> list[ScoredCell]:
+    """The cells that count (:func:`answer_counts`): every number shown or published uses these."""
+    return [c for c in load_results(project, item_ids) if c.counts]
 
 
 def _load_results(project: Project, item_ids: Iterable[str] | None) -> list[ScoredCell]:
@@ -193,7 +274,8 @@ def _load_results(project: Project, item_ids: Iterable[str] | None) -> list[Scor
     additions = project.lexicon.item_rows()
     extra = {i: (*additions.get(i, ()), *alternative_rows(keys.get(i, ()))) for i in items}
     lexicons = {i: _layered(base, extra[i]) if extra[i] else base for i in items}
-    public = stored_public_ids(project)
+    markers = {i: key_markers(keys.get(i, ())) for i in items}
+    public = project.public_ids.labels(project.id_prefix)
     scored: list[tuple[_Answer, Item, NameScore, bool]] = []
     for a in _latest_answers(project, items.keys()):
         item = items[a.item_id]
@@ -202,12 +284,13 @@ def _load_results(project: Project, item_ids: Iterable[str] | None) -> list[Scor
     flags = item_flags(
         (a.item_id, a.condition, s.f1)
         for a, _, s, stale in scored
-        if a.status not in NO_ANSWER_STATUSES and not stale
+        if answer_counts(a.status, stale)
     )
     unflagged = ItemFlags(unsolved_core=True, recitable=False)
     cells = []
     for a, item, s, stale in scored:
         f = flags.get(a.item_id, unflagged)
+        marked = markers[a.item_id]
         cells.append(
             ScoredCell(
                 item_id=a.item_id,
@@ -226,6 +309,11 @@ def _load_results(project: Project, item_ids: Iterable[str] | None) -> list[Scor
                 unsolved_core=f.unsolved_core,
                 recitable=f.recitable,
                 stale=stale,
+                markers=(
+                    score_markers(answer_labels(a.labels), marked, lexicons[a.item_id])
+                    if marked
+                    else None
+                ),
             )
         )
     return cells
@@ -244,7 +332,7 @@ def is_stale(answer: _Answer | Response, item: Item) -> bool:
 
 
 def item_flags(cells: Iterable[tuple[str, str, float]]) -> dict[str, ItemFlags]:
-    """Per-item flags from ``(item_id, condition, f1)`` of every answered cell.
+    """Per-item flags from ``(item_id, condition, f1)`` of every counted cell.
 
     The rule itself is :func:`labeler.analysis.item_flags` (one definition for
     the GUI, the CLI report and the export). An item with no answered cell has
@@ -270,12 +358,16 @@ def results_frame(cells: Sequence[ScoredCell]) -> pd.DataFrame:
     """The cells as a DataFrame with :data:`FRAME_COLUMNS` (``score`` holds the NameScore)."""
     import pandas as pd
 
-    data = {column: [_frame_value(getattr(c, column)) for c in cells] for column in FRAME_COLUMNS}
+    data = {}
+    for column in FRAME_COLUMNS:
+        get = operator.attrgetter(column)
+        values = [get(c) for c in cells]
+        data[column] = [list(v) for v in values] if column in _LIST_COLUMNS else values
     return pd.DataFrame(data, columns=list(FRAME_COLUMNS))
 
 
-def _frame_value(value):
-    return list(value) if isinstance(value, tuple) else value
+#: The frame's columns that hold name lists (tuples on the cell, lists in the frame).
+_LIST_COLUMNS = frozenset({"predicted_names", "key_names"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -290,6 +382,7 @@ class _Answer:
     origin: str
     parse_ok: bool
     predicted_names: tuple[str, ...]
+    labels: Sequence[Mapping[str, Any]]  # as stored; read only for items with markers
     asked_subject: str | None
     asked_image: str | None
 
@@ -310,13 +403,7 @@ def _latest_answers(project: Project, item_ids: Iterable[str]) -> list[_Answer]:
     wanted = set(item_ids)
     token = project.get_meta("id_salt") or str(project.folder.resolve())
     memo = _ANSWERS.setdefault(token, {})
-    latest = [
-        (row[0], row[1])
-        for row in project.db.execute(
-            "SELECT MAX(id), item_id FROM responses GROUP BY item_id, model, condition"
-        )
-        if row[1] in wanted
-    ]
+    latest = [(rid, item) for rid, item in project.responses.latest_ids() if item in wanted]
     stale = sorted({item for rid, item in latest if rid not in memo})
     fresh: dict[str, list[_Answer]] = {}
     for r in project.responses.latest(item_ids=stale) if stale else ():
@@ -329,6 +416,7 @@ def _latest_answers(project: Project, item_ids: Iterable[str]) -> list[_Answer]:
             r.origin,
             r.parse_ok,
             tuple(r.predicted_names),
+            r.labels,
             r.asked_subject,
             r.asked_image,
         )
@@ -343,6 +431,7 @@ def _latest_answers(project: Project, item_ids: Iterable[str]) -> list[_Answer]:
 
 
 _SCORES: weakref.WeakKeyDictionary[Lexicon, dict[tuple, NameScore]] = weakref.WeakKeyDictionary()
+_MARKERS: weakref.WeakKeyDictionary[Lexicon, dict[tuple, MarkerScore]] = weakref.WeakKeyDictionary()
 MAX_MEMO = 200_000
 
 

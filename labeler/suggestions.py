@@ -85,16 +85,16 @@ def project_suggestions(
 ) -> list[Suggestion]:
     """Suggestions from the project's current answers, each judged by its item's own lexicon.
 
-    The cells and their scores are :func:`labeler.results.load_results`' (the
-    published numbers, not a second scoring); stale or unanswered cells are left
-    out. A pair the curator already accepted for one item (a per-item lexicon
+    The cells and their scores are :func:`labeler.results.counted_results`' (the
+    published numbers, not a second scoring); stale or unanswered cells do not
+    count. A pair the curator already accepted for one item (a per-item lexicon
     row, :func:`labeler.results.project_lexicon`) is matched there and so is
-    not offered again for that item. ``Suggestion.rows`` indexes the current
-    cells in ``load_results`` order.
+    not offered again for that item. ``Suggestion.rows`` indexes the counted
+    cells in ``counted_results`` order.
     """
-    from labeler.results import load_results, project_lexicon
+    from labeler.results import counted_results, project_lexicon
 
-    cells = [c for c in load_results(project) if c.current]
+    cells = counted_results(project)
     lexicons = {i: project_lexicon(project, i) for i in {c.item_id for c in cells}}
     scored = ((c.item_id, c.model, c.score, lexicons[c.item_id]) for c in cells)
     return _rank(scored, near, min_models)

@@ -27,8 +27,10 @@ SCREENSHOT_SIZE = (1280, 800)
 
 def ensure_app() -> QApplication:
     """The QApplication (created once), styled with the user's palette."""
-    app = QApplication.instance()
-    if app is None:
+    existing = QApplication.instance()
+    if isinstance(existing, QApplication):
+        app = existing
+    else:
         QCoreApplication.setOrganizationName(ORGANIZATION)
         QCoreApplication.setApplicationName(APPLICATION)
         app = QApplication(sys.argv[:1])
@@ -38,12 +40,11 @@ def ensure_app() -> QApplication:
 
 def settle(timeout: float = 20.0) -> None:
     """Process events until no worker is running (or ``timeout`` seconds passed)."""
-    app = QApplication.instance()
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        app.processEvents()
+        QCoreApplication.processEvents()
         if not workers.busy():
-            app.processEvents()
+            QCoreApplication.processEvents()
             if not workers.busy():
                 return
         time.sleep(0.01)

@@ -2,7 +2,8 @@
 
 This is the only core module allowed to import ``ui`` (see pyproject's
 import-linter contract), and it does so inside the functions, so the rest of
-the CLI runs without Qt installed or a display.
+the CLI runs without Qt installed or a display. Before Qt starts, ``_qt_check`` makes sure
+it can open a window, because Qt's own failure aborts the process.
 """
 
 from __future__ import annotations
@@ -10,10 +11,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from labeler.cli._qt_check import check_window_platform
+
 VIEW_NAMES = ("curate", "review", "leaderboard", "lexicon", "run")
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``gui`` and ``demo``."""
     p = sub.add_parser("gui", help="open the desktop application")
     p.add_argument("dir", nargs="?", help="project folder to open")
@@ -35,12 +38,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _gui(args: argparse.Namespace) -> int:
+    check_window_platform(screenshot=args.screenshot is not None)
     from ui.app import run_app
 
     return run_app(args.dir, view=args.view, screenshot=args.screenshot)
 
 
 def _demo(args: argparse.Namespace) -> int:
+    check_window_platform(screenshot=args.screenshot_dir is not None)  # before the slow build
     from ui.app import run_app
 
     folder = Path(args.project)

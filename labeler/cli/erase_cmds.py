@@ -5,23 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
+from labeler.cli._args import clip, positive_int
 from labeler.errors import LabelerError
 
 
-def _clip(text: str) -> tuple[float, float, float, float]:
-    try:
-        values = tuple(float(v) for v in text.split(","))
-    except ValueError:
-        values = ()
-    if len(values) != 4 or values[0] >= values[2] or values[1] >= values[3]:
-        raise argparse.ArgumentTypeError(
-            f"clip must be X0,Y0,X1,Y1 in PDF points with X0<X1 and Y0<Y1, not {text!r}"
-        )
-    return values  # type: ignore[return-value]
-
-
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "erase",
         help="erase the printed labels of a figure; write question/answer PNGs and labels.json",
@@ -32,10 +22,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     parser.add_argument("--pdf", required=True, type=Path, help="PDF, SVG, PNG or JPEG file")
-    parser.add_argument("--page", required=True, type=int, help="page number, 1-based")
-    parser.add_argument("--clip", type=_clip, help="X0,Y0,X1,Y1 in PDF points (top-left origin)")
+    parser.add_argument("--page", required=True, type=positive_int, help="page number, 1-based")
+    parser.add_argument("--clip", type=clip, help="X0,Y0,X1,Y1 in PDF points (top-left origin)")
     parser.add_argument("--out", required=True, type=Path, help="output folder")
-    parser.add_argument("--dpi", type=int, default=200, help="render resolution (default 200)")
+    parser.add_argument(
+        "--dpi", type=positive_int, default=200, help="render resolution (default 200)"
+    )
     parser.add_argument("--password", help="password of an encrypted PDF")
     parser.add_argument(
         "--mask",
@@ -47,16 +39,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run_erase)
 
 
-def _read_mask(path: Path | None) -> list:
+def _read_mask(path: Path | None) -> list[Any]:
     """The strokes of ``--mask`` (validated by ``EraseEdits``); none without the option."""
     if path is None:
         return []
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        strokes: list[Any] = json.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise LabelerError(f"{path}: cannot read the mask file ({exc.strerror})") from exc
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise LabelerError(f"{path}: not a JSON list of strokes ({exc})") from exc
+    return strokes
 
 
 def run_erase(args: argparse.Namespace) -> int:

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from labeler.store import Item, Project
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``labeler items`` with its sub-commands."""
     items = sub.add_parser("items", help="show an item and edit its answer key")
     commands = items.add_subparsers(dest="items_command", required=True, metavar="COMMAND")

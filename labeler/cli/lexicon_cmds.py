@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from labeler.lexicon_lint import LintIssue
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``labeler lexicon`` and its sub-commands."""
     group = sub.add_parser("lexicon", help="list, edit, import, export the project's lexicon")
     commands = group.add_subparsers(dest="lexicon_command", required=True, metavar="ACTION")

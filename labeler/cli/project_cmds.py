@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 
+from labeler.cli._args import clip, positive_int
 
-def register(sub: argparse._SubParsersAction) -> None:
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the project commands."""
     p = sub.add_parser("init", help="create a project folder")
     p.add_argument("dir", help="the project folder to create")
@@ -22,16 +24,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("add-item", help="erase a figure region, harvest its key, store it")
     p.add_argument("dir", help="the project folder")
     p.add_argument("--pdf", required=True, help="source document (PDF, SVG, PNG or JPEG)")
-    p.add_argument("--page", type=int, required=True, help="page number, 1-based")
+    p.add_argument("--page", type=positive_int, required=True, help="page number, 1-based")
     p.add_argument(
         "--clip",
-        type=parse_clip,
+        type=clip,
         help="X0,Y0,X1,Y1 in PDF points (default: the page's best proposed figure region)",
     )
     p.add_argument("--subject", default="", help="short factual description of the diagram")
     p.add_argument("--tier", default="extended", choices=("core", "extended"))
     p.add_argument("--pattern", choices=("A", "B", "C"), help="default: C with markers, else B")
-    p.add_argument("--dpi", type=int, default=200, help="render resolution (default 200)")
+    p.add_argument("--dpi", type=positive_int, default=200, help="render resolution (default 200)")
     p.add_argument("--password", help="password of an encrypted PDF")
     p.add_argument(
         "--allow-duplicate",
@@ -45,14 +47,6 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="do not keep a copy of the document in the project (huge files)",
     )
     p.set_defaults(func=_add_item)
-
-
-def parse_clip(text: str) -> tuple[float, float, float, float]:
-    """``X0,Y0,X1,Y1`` -> a clip tuple; argparse turns the ValueError into a usage error."""
-    parts = [float(v) for v in text.split(",")]
-    if len(parts) != 4 or parts[2] <= parts[0] or parts[3] <= parts[1]:
-        raise argparse.ArgumentTypeError("clip must be X0,Y0,X1,Y1 with X1 > X0 and Y1 > Y0")
-    return (parts[0], parts[1], parts[2], parts[3])
 
 
 def _init(args: argparse.Namespace) -> int:

@@ -9,9 +9,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
+
+from labeler.cli._args import positive_int
+
+if TYPE_CHECKING:
+    from labeler.runs.runner import RunProgress
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``labeler run``."""
     p = sub.add_parser("run", help="send items to models under the four conditions")
     p.add_argument("dir", help="the project folder")
@@ -30,7 +36,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--items", nargs="+", metavar="ID", help="run only these item ids")
     p.add_argument(
-        "--concurrency", type=int, metavar="N", help="calls in flight per provider (default 4)"
+        "--concurrency",
+        type=positive_int,
+        metavar="N",
+        help="calls in flight per provider (default 4)",
     )
     p.add_argument(
         "--retry-failed",
@@ -49,27 +58,28 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from labeler.errors import ConfigError, LabelerError
+    from labeler.errors import ConfigError
     from labeler.providers.config import baseline_model, load_models
     from labeler.runs.runner import (
         DEFAULT_CONCURRENCY,
+        RETRYABLE,
         RetryPolicy,
         RunOptions,
         RunRequest,
         plan_run,
         run,
     )
+    from labeler.status import ResponseStatus
     from labeler.store import Project
 
     if args.models:
-        models = load_models(args.models, only=args.model)
+        # a dry run plans and estimates; it needs no key, so none is asked for
+        models = load_models(args.models, only=args.model, require_keys=not args.dry_run)
     elif args.model and set(args.model) != {baseline_model().name}:
         raise ConfigError("--model needs --models models.toml (only the baseline is built in)")
     else:
         models = [baseline_model()]
     conditions = [c.strip() for c in args.conditions.split(",") if c.strip()]
-    if args.concurrency is not None and args.concurrency < 1:
-        raise LabelerError("--concurrency must be at least 1")
     with Project.open(args.dir) as project:
         request = RunRequest(models, conditions, args.items, args.retry_failed)
         plan = plan_run(project, request)
@@ -101,12 +111,28 @@ def _run(args: argparse.Namespace) -> int:
             retry=RetryPolicy(base_delay_s=args.retry_base_delay),
             on_progress=progress,
         )
-        summary = run(project, request, options, plan=plan)
+        try:
+            summary = run(project, request, options, plan=plan)
+        except KeyboardInterrupt:
+            progress.close()
+            print(
+                "\nstopped. Every answer received so far is stored; run the same command again "
+                "to go on (answered cells are skipped, so nothing is sent or paid twice).",
+                file=sys.stderr,
+            )
+            return 130
         progress.close()
+        errors = project.responses.run_errors(summary.run_id) if summary.run_id else []
     counts = ", ".join(f"{k} {v}" for k, v in summary.counts.items() if v)
     print(f"sent {summary.sent} of {summary.planned} calls: {counts or 'none'}")
     print(f"actual cost {_money(summary.cost_usd, unpriced)}")
-    failed = sum(summary.counts.get(s, 0) for s in ("api_error", "truncated", "empty"))
+    failed = sum(summary.counts.get(s, 0) for s in RETRYABLE)
+    answered = summary.sent - summary.counts.get(ResponseStatus.API_ERROR, 0)
+    if summary.sent and not answered:
+        print("every call failed; nothing was answered. The provider said:", file=sys.stderr)
+        for model, error in errors:
+            print(f"  {model}: {error}", file=sys.stderr)
+        return 1
     if failed:
         print(f"{failed} failed cells; re-send them with --retry-failed", file=sys.stderr)
     return 0
@@ -127,7 +153,7 @@ class _ProgressLine:
         self.tty = sys.stderr.isatty()
         self.step = max(1, total // 20)
 
-    def __call__(self, progress) -> None:
+    def __call__(self, progress: RunProgress) -> None:
         if not self.tty and progress.done % self.step and progress.done != self.total:
             return
         filled = int(30 * progress.done / self.total)

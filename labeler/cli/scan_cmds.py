@@ -7,7 +7,7 @@ import argparse
 from labeler.errors import LabelerError
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``scan`` and ``add-items``."""
     p = sub.add_parser(
         "scan",

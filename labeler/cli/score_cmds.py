@@ -5,9 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``score`` and ``report`` sub-commands."""
     score = subparsers.add_parser(
         "score",
@@ -25,12 +26,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     report = subparsers.add_parser(
         "report",
-        help="print the dataset card's results table from results.jsonl",
+        help="print the dataset card's results table from results.jsonl or a project",
         description="Mean F1 per model and condition, grounded contribution (told − no-image, "
-        "points) and recitation share (no-image ÷ told, %%), one row per model sorted by told; "
-        "then the audits: decline rate, consensus names absent from the key, shuffled-key control.",
+        "points) and recitation share (no-image ÷ told, %), one row per model sorted by told, "
+        "with how many items grounded and recited pair; marker accuracy (a project only: "
+        "results.jsonl has no location hints); then the audits: decline rate, consensus names "
+        "absent from the key, shuffled-key control. From a project folder it reports the answers "
+        "that count, exactly the rows an export would publish.",
     )
-    report.add_argument("results", help="results.jsonl")
+    report.add_argument("results", help="results.jsonl, or a project folder")
     report.add_argument("--format", choices=("markdown", "csv", "json"), default="markdown")
     report.add_argument("--lexicon", help="rescore with this lexicon CSV before reporting")
     report.add_argument("--seed", type=int, default=0, help="bootstrap seed for json CIs")
@@ -50,7 +54,7 @@ def _add_rules(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _load(args: argparse.Namespace) -> list[dict]:
+def _load(args: argparse.Namespace) -> list[dict[str, Any]]:
     from labeler.lexicon import Lexicon
     from labeler.scoring.rescore import read_item_lexicons, read_results, rescore_rows
     from labeler.scoring.rules import DEFAULT_RULES
@@ -86,10 +90,13 @@ def _report(args: argparse.Namespace) -> int:
     from labeler import analysis
     from labeler.scoring.rescore import ResultsFileError
 
-    rows = _load(args)
-    if not rows:
-        raise ResultsFileError(f"{args.results} has no rows to report")
-    frame = pd.DataFrame(rows)
+    if Path(args.results).is_dir():
+        frame, project_lexicon = _project_frame(args)
+    else:
+        rows = _load(args)
+        if not rows:
+            raise ResultsFileError(f"{args.results} has no rows to report")
+        frame, project_lexicon = pd.DataFrame(rows), None
     missing = [c for c in ("item_id", "model", "condition", "f1") if c not in frame.columns]
     if missing:
         raise ResultsFileError(f"{args.results}: rows lack {', '.join(missing)}")
@@ -97,7 +104,7 @@ def _report(args: argparse.Namespace) -> int:
     if args.format == "csv":
         sys.stdout.write(analysis.render_csv(table))
         return 0
-    lexicon = None
+    lexicon = project_lexicon
     if args.lexicon:
         from labeler.lexicon import Lexicon
 
@@ -109,3 +116,26 @@ def _report(args: argparse.Namespace) -> int:
         cis = analysis.bootstrap_ci(frame, seed=args.seed)
         sys.stdout.write(analysis.render_json(table, cis, audit))
     return 0
+
+
+def _project_frame(args: argparse.Namespace):
+    """A project's counted cells as a results frame, and its lexicon (for the audits).
+
+    The cells are :func:`labeler.results.counted_results`: the rule every view
+    and the export use, so this report shows their numbers.
+    """
+    from labeler.errors import LabelerError
+    from labeler.results import counted_results, project_lexicon, results_frame
+    from labeler.store import Project
+
+    if args.lexicon:
+        raise LabelerError(
+            "--lexicon rescoring works on results.jsonl; a project scores with its own lexicon "
+            "(edit it with `labeler lexicon`, or export and report the results.jsonl)"
+        )
+    with Project.open(args.results) as project:
+        cells = counted_results(project)
+        lexicon = project_lexicon(project)
+    if not cells:
+        raise LabelerError(f"{args.results} has no counted answers to report; run some models")
+    return results_frame(cells), lexicon

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``labeler sources list|relink``."""
     sources = sub.add_parser("sources", help="list source documents, relink moved ones")
     commands = sources.add_subparsers(dest="sources_command", required=True, metavar="COMMAND")

@@ -86,9 +86,13 @@ _STUB_END = re.compile(r"[\-\u2010-\u2015_~=|•·∙●○◦*+<«>»\s]+$")
 def strip_line_marks(text: str) -> str:
     """``-Notochord`` and ``Atrium•`` are ``Notochord`` and ``Atrium``: stubs are not letters.
 
-    Only marks at the ends go; a hyphen inside a name (``A-V node``) and brackets stay.
+    Only marks at the ends go; a hyphen inside a name (``A-V node``) and brackets stay, and
+    so does a hyphen right after a letter at the end (``Mito-``): a word broken over two lines,
+    which the grouper joins back.
     """
-    return _STUB_END.sub("", _STUB_START.sub("", text))
+    text = _STUB_START.sub("", text)
+    broken = re.search(r"\w-$", text) is not None
+    return text if broken else _STUB_END.sub("", text)
 
 
 def hits_in(hits: Sequence[Hit], box: PixelBox) -> list[Hit]:

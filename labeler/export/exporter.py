@@ -33,6 +33,7 @@ from labeler.export.validate import check_no_leaks, validate_items, validate_res
 from labeler.export.writer import write_export
 from labeler.results import ScoredCell, load_results
 from labeler.store import Item, Project
+from labeler.text.counted import counted
 
 MIN_TITLE_LEN = 12
 MIN_ID_LEN = 8
@@ -138,9 +139,9 @@ def _build(
     private: bool,
 ) -> _Built:
     """Every file of the export, validated (ExportError on the first problem)."""
-    current = [c for c in cells if c.current]
-    results = result_rows(current, public)
-    items_out = item_rows(project, items, current, public)
+    counted = [c for c in cells if c.counts]  # labeler.results.answer_counts: the one rule
+    results = result_rows(counted, public)
+    items_out = item_rows(project, items, counted, public)
     files = _files(project, results, items_out)
     by_id = validate_items(items_out, project.id_prefix)
     validate_results(results, by_id)
@@ -221,7 +222,7 @@ def _provenance(project: Project, items: list[Item], public: dict[str, str]) -> 
     sources = {s.id: s for s in project.sources.all()}
     rows = []
     for item in items:
-        source = sources.get(item.source_id)
+        source = sources.get(item.source_id) if item.source_id is not None else None
         rows.append(
             {
                 "item_id": public[item.id],
@@ -238,11 +239,15 @@ def _provenance(project: Project, items: list[Item], public: dict[str, str]) -> 
 
 def report_lines(report: ExportReport) -> list[str]:
     """Human-readable summary of an export, or of a check (``folder`` None: nothing written)."""
-    written = report.folder is not None
-    counts = f"{report.n_items} items, {report.n_rows} rows, {report.n_models} models"
+    folder = report.folder
+    written = folder is not None
+    counts = (
+        f"{counted(report.n_items, 'item')}, {counted(report.n_rows, 'row')}, "
+        f"{counted(report.n_models, 'model')}"
+    )
     lines = [f"exported {counts}" if written else f"valid: {counts} (nothing written yet)"]
     lines += [
-        f"  {report.folder / name if written else name}"
+        f"  {folder / name if folder is not None else name}"
         f"  ({count} {'bytes' if name == CARD_FILE else 'rows'})"
         for name, count in report.files.items()
     ]

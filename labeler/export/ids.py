@@ -5,7 +5,9 @@ which must not be guessable from a published dataset. New items are therefore
 numbered in the order of ``sha256(salt + internal id)``, with the salt kept
 private in the project's ``meta`` table, so consecutive numbers do not cluster
 by source. Once given, a number is stored in ``public_ids`` and never changes;
-later items get the numbers after the current highest.
+later items get the numbers after the current highest. The table itself is
+:class:`labeler.store.public_ids.PublicIdTable` (``project.public_ids``); this
+module holds the numbering policy only.
 """
 
 from __future__ import annotations
@@ -16,11 +18,17 @@ from collections.abc import Iterable
 
 from labeler.errors import LabelerError
 from labeler.store import Project
+from labeler.store.public_ids import format_public_id
 
-
-def format_public_id(prefix: str, number: int) -> str:
-    """``PREFIX-N``."""
-    return f"{prefix}-{number}"
+__all__ = [
+    "assign_public_ids",
+    "format_public_id",
+    "internal_ids_by_public",
+    "parse_public_id",
+    "preview_public_ids",
+    "set_public_number",
+    "stored_public_ids",
+]
 
 
 def parse_public_id(prefix: str, public_id: str) -> int:
@@ -35,9 +43,7 @@ def parse_public_id(prefix: str, public_id: str) -> int:
 
 def stored_public_ids(project: Project) -> dict[str, str]:
     """Internal id -> public id for every item that already has a number (writes nothing)."""
-    prefix = project.id_prefix
-    rows = project.db.execute("SELECT item_id, number FROM public_ids")
-    return {r["item_id"]: format_public_id(prefix, r["number"]) for r in rows}
+    return project.public_ids.labels(project.id_prefix)
 
 
 def preview_public_ids(project: Project, item_ids: Iterable[str]) -> dict[str, str]:
@@ -48,7 +54,7 @@ def preview_public_ids(project: Project, item_ids: Iterable[str]) -> dict[str, s
     checks the files that would really be written.
     """
     wanted = list(dict.fromkeys(item_ids))
-    known = _known_numbers(project) | _new_numbers(project, wanted)
+    known = project.public_ids.numbers() | _new_numbers(project, wanted)
     return {i: format_public_id(project.id_prefix, known[i]) for i in wanted}
 
 
@@ -60,21 +66,13 @@ def assign_public_ids(project: Project, item_ids: Iterable[str]) -> dict[str, st
     """
     wanted = list(dict.fromkeys(item_ids))
     numbers = _new_numbers(project, wanted)
-    if numbers:
-        with project.transaction():
-            project.db.executemany(
-                "INSERT INTO public_ids(item_id, number) VALUES (?, ?)", numbers.items()
-            )
+    project.public_ids.add(numbers)
     return preview_public_ids(project, wanted)
-
-
-def _known_numbers(project: Project) -> dict[str, int]:
-    return {r["item_id"]: r["number"] for r in project.db.execute("SELECT * FROM public_ids")}
 
 
 def _new_numbers(project: Project, wanted: list[str]) -> dict[str, int]:
     """The numbers the un-numbered items of ``wanted`` get next (salted order)."""
-    known = _known_numbers(project)
+    known = project.public_ids.numbers()
     salt = project.get_meta("id_salt")
     if not salt:
         raise LabelerError("this project has no ID salt in its settings; it cannot number items")
@@ -85,20 +83,12 @@ def _new_numbers(project: Project, wanted: list[str]) -> dict[str, int]:
 
 def set_public_number(project: Project, item_id: str, number: int) -> None:
     """Give an item a known number (importing a published item keeps its public ID)."""
-    taken = project.db.execute(
-        "SELECT item_id FROM public_ids WHERE number = ?", (number,)
-    ).fetchone()
-    if taken is not None and taken["item_id"] != item_id:
+    taken = project.public_ids.owner(number)
+    if taken is not None and taken != item_id:
         raise LabelerError(
-            f"{format_public_id(project.id_prefix, number)} already belongs to item "
-            f"{taken['item_id']}"
+            f"{format_public_id(project.id_prefix, number)} already belongs to item {taken}"
         )
-    with project.transaction():
-        project.db.execute(
-            "INSERT INTO public_ids(item_id, number) VALUES (?, ?) "
-            "ON CONFLICT(item_id) DO UPDATE SET number = excluded.number",
-            (item_id, number),
-        )
+    project.public_ids.set(item_id, number)
 
 
 def internal_ids_by_public(project: Project) -> dict[str, str]:

@@ -33,6 +33,7 @@ from labeler.export.validate import READING, validate_items, validate_results
 from labeler.results import key_names, project_lexicon
 from labeler.scoring import score_names
 from labeler.scoring.rescore import read_results
+from labeler.status import ResponseStatus
 from labeler.store import KeyEntry, NewItem, NewResponse, Project
 from labeler.store.records import alternative_rows
 
@@ -225,7 +226,7 @@ def _response(item_id: str, row: dict[str, Any]) -> NewResponse:
         model=row["model"],
         condition=row["condition"],
         request_hash=digest,
-        status="ok" if row["parse_ok"] else "parse_error",
+        status=ResponseStatus.OK if row["parse_ok"] else ResponseStatus.PARSE_ERROR,
         labels=[{"name": n} for n in names],
         parse_ok=row["parse_ok"],
         origin="import",

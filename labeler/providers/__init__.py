@@ -11,12 +11,17 @@ from collections.abc import Callable, Mapping, Sequence
 from labeler.providers.base import Provider
 from labeler.providers.config import ModelConfig
 
+#: item_id → (subject, key names): what the offline baseline predicts from.
+Corpus = Mapping[str, tuple[str, Sequence[str]]]
+
 
 def make_provider(
-    config: ModelConfig,
-    corpus: Callable[[], Mapping[str, tuple[str, Sequence[str]]]] | None = None,
+    config: ModelConfig, corpus: Callable[[], Corpus | None] | None = None
 ) -> Provider:
-    """The adapter for ``config``; ``corpus`` (item_id → subject, key names) feeds the baseline."""
+    """The adapter for ``config``; ``corpus`` feeds the baseline (no corpus: an empty one).
+
+    It is a callable so that only a baseline pays for reading the project's corpus.
+    """
     if config.provider == "openai":
         from labeler.providers.openai_provider import OpenAIProvider
 
@@ -32,5 +37,5 @@ def make_provider(
     if config.provider == "baseline":
         from labeler.providers.baseline import SubjectPriorBaseline
 
-        return SubjectPriorBaseline(corpus() if corpus is not None else {})
+        return SubjectPriorBaseline((corpus() if corpus is not None else None) or {})
     raise ValueError(f"unknown provider {config.provider!r}")

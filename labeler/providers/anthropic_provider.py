@@ -12,6 +12,7 @@ stream itself reports an error event (e.g. ``overloaded_error``) mid-answer.
 from __future__ import annotations
 
 import base64
+from typing import TYPE_CHECKING, Any
 
 from labeler.providers.base import (
     EMPTY,
@@ -26,6 +27,9 @@ from labeler.providers.base import (
 )
 from labeler.providers.config import ModelConfig
 from labeler.usage import Usage
+
+if TYPE_CHECKING:
+    from anthropic.types import Message
 
 _TRUNCATING = {"max_tokens", "model_context_window_exceeded"}
 
@@ -45,9 +49,9 @@ class AnthropicProvider(Provider):
             timeout=timeout_s,
         )
 
-    def request_body(self, request: CallRequest) -> dict:
+    def request_body(self, request: CallRequest) -> dict[str, Any]:
         """The keyword arguments for ``messages.stream`` (one user message, no ``system``)."""
-        content: list[dict] = [{"type": "text", "text": request.prompt}]
+        content: list[dict[str, Any]] = [{"type": "text", "text": request.prompt}]
         if request.image is not None:
             content.append(
                 {
@@ -60,7 +64,7 @@ class AnthropicProvider(Provider):
                 }
             )
         settings = self.config.settings
-        body: dict = {
+        body: dict[str, Any] = {
             "model": self.config.model,
             "max_tokens": settings["max_tokens"],
             "messages": [{"role": "user", "content": content}],
@@ -90,7 +94,7 @@ class AnthropicProvider(Provider):
         await self.client.close()
 
 
-def _to_result(message) -> CallResult:
+def _to_result(message: Message) -> CallResult:
     usage = message.usage
     tokens = Usage(getattr(usage, "input_tokens", None), getattr(usage, "output_tokens", None))
     text = "".join(block.text for block in message.content if block.type == "text")

@@ -3,8 +3,10 @@
 Each adapter turns one :class:`CallRequest` into one :class:`CallResult` with a
 provider-neutral status, so the runner, the store and the review screens never
 look at a provider's own response format. Failures that are worth another try
-(429, 5xx, timeouts, dropped connections) are raised as :class:`TransientError`
-so the runner owns all retrying; anything else that fails is a result with
+(HTTP 408, 409, 429 and 5xx — the statuses the OpenAI and Anthropic SDKs
+themselves retry —, timeouts, dropped connections, and an error event in the
+middle of an Anthropic stream) are raised as :class:`TransientError` so the
+runner owns all retrying; anything else that fails is a result with
 status ``api_error`` whose text is ``None`` — an error never becomes answer text.
 """
 
@@ -85,7 +87,7 @@ def parse_retry_after(value: str | None) -> float | None:
 
 
 def classify_http_status(code: int, message: str, retry_after: str | None) -> CallResult:
-    """429, 408 and 5xx raise :class:`TransientError`; any other HTTP error is an ``api_error``."""
+    """408, 409, 429 and 5xx raise :class:`TransientError`; other HTTP errors are ``api_error``."""
     if code in (408, 409, 429) or code >= 500:
         raise TransientError(f"HTTP {code}: {message}", parse_retry_after(retry_after))
     return CallResult(

@@ -148,11 +148,11 @@ def _parse_entry(file: Path, index: int, entry: object) -> ModelConfig:
     unknown = sorted(set(entry) - _KNOWN)
     if unknown:
         raise ConfigError(f"{where}: unknown key(s) {unknown}; allowed: {sorted(_KNOWN)}")
-    name = _text(entry, "name", where, required=True)
-    provider = _text(entry, "provider", where, required=True)
+    name = _required_text(entry, "name", where)
+    provider = _required_text(entry, "provider", where)
     if provider not in PROVIDERS:
         raise ConfigError(f"{where}: unknown provider {provider!r}; use one of {list(PROVIDERS)}")
-    model = _text(entry, "model", where, required=True)
+    model = _required_text(entry, "model", where)
     if provider == "baseline" and model != "subject-prior":
         raise ConfigError(f"{where}: the baseline provider has one model, 'subject-prior'")
     base_url = _text(entry, "base_url", where)
@@ -173,23 +173,11 @@ def _parse_entry(file: Path, index: int, entry: object) -> ModelConfig:
             raise ConfigError(f"{where}: {key} applies only to {'/'.join(allowed)} models")
         if isinstance(value, bool) or not isinstance(value, kind):
             raise ConfigError(f"{where}: {key} must be {_kind_name(kind)}, got {value!r}")
-        if key in ("max_tokens",) and value <= 0:
-            raise ConfigError(f"{where}: max_tokens must be positive")
-        if key == "thinking_budget" and value < -1:
-            raise ConfigError(f"{where}: thinking_budget must be -1 (dynamic), 0 or positive")
-        if key == "temperature" and not 0 <= value <= 2:
-            raise ConfigError(f"{where}: temperature must be between 0 and 2")
+        if isinstance(value, int | float):
+            _check_range(key, value, where)
         settings[key] = value
     if provider == "anthropic" and "max_tokens" not in settings:
         raise ConfigError(f"{where}: anthropic models need max_tokens (the API requires it)")
-    prices = {}
-    for key in _PRICES:
-        value = entry.get(key)
-        if value is not None and (
-            isinstance(value, bool) or not isinstance(value, int | float) or value < 0
-        ):
-            raise ConfigError(f"{where}: {key} must be a non-negative number, got {value!r}")
-        prices[key] = None if value is None else float(value)
     timeout = entry.get("timeout_s", DEFAULT_TIMEOUT_S)
     if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
         raise ConfigError(f"{where}: timeout_s must be a positive number of seconds")
@@ -201,11 +189,32 @@ def _parse_entry(file: Path, index: int, entry: object) -> ModelConfig:
         api_key_env=api_key_env,
         settings=settings,
         timeout_s=float(timeout),
-        **prices,
+        price_input_per_mtok=_price(entry, "price_input_per_mtok", where),
+        price_output_per_mtok=_price(entry, "price_output_per_mtok", where),
     )
 
 
-def _key_variable(entry: dict, where: str) -> str | None:
+def _check_range(key: str, value: float, where: str) -> None:
+    """The numeric decode settings' ranges (their types are checked against ``_SETTINGS``)."""
+    if key == "max_tokens" and value <= 0:
+        raise ConfigError(f"{where}: max_tokens must be positive")
+    if key == "thinking_budget" and value < -1:
+        raise ConfigError(f"{where}: thinking_budget must be -1 (dynamic), 0 or positive")
+    if key == "temperature" and not 0 <= value <= 2:
+        raise ConfigError(f"{where}: temperature must be between 0 and 2")
+
+
+def _price(entry: dict[str, object], key: str, where: str) -> float | None:
+    """An optional price in USD per million tokens."""
+    value = entry.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+        raise ConfigError(f"{where}: {key} must be a non-negative number, got {value!r}")
+    return float(value)
+
+
+def _key_variable(entry: dict[str, object], where: str) -> str | None:
     """``api_key_env``, which must be a variable name; the value is never echoed back,
     because what gets pasted there by mistake is usually the key itself."""
     value = entry.get("api_key_env")
@@ -237,11 +246,16 @@ def looks_like_key(value: str) -> bool:
     )
 
 
-def _text(entry: dict, key: str, where: str, required: bool = False) -> str | None:
+def _required_text(entry: dict[str, object], key: str, where: str) -> str:
+    value = _text(entry, key, where)
+    if value is None:
+        raise ConfigError(f"{where}: {key} is required")
+    return value
+
+
+def _text(entry: dict[str, object], key: str, where: str) -> str | None:
     value = entry.get(key)
     if value is None:
-        if required:
-            raise ConfigError(f"{where}: {key} is required")
         return None
     if not isinstance(value, str) or not value.strip():
         raise ConfigError(f"{where}: {key} must be a non-empty string, got {value!r}")
@@ -249,4 +263,6 @@ def _text(entry: dict, key: str, where: str, required: bool = False) -> str | No
 
 
 def _kind_name(kind: type | tuple[type, ...]) -> str:
-    return {int: "an integer", str: "a string"}.get(kind, "a number")  # type: ignore[call-overload]
+    if kind is int:
+        return "an integer"
+    return "a string" if kind is str else "a number"

@@ -10,6 +10,7 @@ not answer text, but their tokens are billed as output and counted as reasoning.
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING, Any
 
 from labeler.providers.base import (
     EMPTY,
@@ -24,6 +25,9 @@ from labeler.providers.base import (
 )
 from labeler.providers.config import ModelConfig
 from labeler.usage import Usage
+
+if TYPE_CHECKING:
+    from google.genai.types import GenerateContentResponse
 
 _REFUSING = {
     "SAFETY",
@@ -67,7 +71,7 @@ class GeminiProvider(Provider):
             ),
         )
 
-    def request_args(self, request: CallRequest) -> dict:
+    def request_args(self, request: CallRequest) -> dict[str, Any]:
         """The keyword arguments for ``aio.models.generate_content`` (no system instruction)."""
         types = self._types
         parts = [types.Part(text=request.prompt)]
@@ -76,7 +80,7 @@ class GeminiProvider(Provider):
                 types.Part.from_bytes(data=request.image.data, mime_type=request.image.mime)
             )
         settings = self.config.settings
-        config: dict = {}
+        config: dict[str, Any] = {}
         if "temperature" in settings:
             config["temperature"] = settings["temperature"]
         if "max_tokens" in settings:
@@ -107,13 +111,13 @@ class GeminiProvider(Provider):
         await self.client.aio.aclose()
 
 
-def _name(value) -> str | None:
+def _name(value: object) -> str | None:
     if value is None:
         return None
     return getattr(value, "value", None) or str(value)
 
 
-def _to_result(response) -> CallResult:
+def _to_result(response: GenerateContentResponse) -> CallResult:
     usage = response.usage_metadata
     visible = getattr(usage, "candidates_token_count", None)
     thoughts = getattr(usage, "thoughts_token_count", None)

@@ -16,6 +16,8 @@ tolerates the nulls some OpenAI-compatible local servers send.
 
 from __future__ import annotations
 
+from typing import Any
+
 from labeler.providers.base import (
     API_ERROR,
     EMPTY,
@@ -66,9 +68,9 @@ class OpenAIProvider(Provider):
         await self.client.close()
 
 
-def chat_body(config: ModelConfig, request: CallRequest) -> dict:
+def chat_body(config: ModelConfig, request: CallRequest) -> dict[str, Any]:
     """The JSON body of ``POST /chat/completions`` (one user message, no system message)."""
-    content: list[dict] = [{"type": "text", "text": request.prompt}]
+    content: list[dict[str, Any]] = [{"type": "text", "text": request.prompt}]
     if request.image is not None:
         content.append(
             {
@@ -76,7 +78,7 @@ def chat_body(config: ModelConfig, request: CallRequest) -> dict:
                 "image_url": {"url": data_url(request.image), "detail": "high"},
             }
         )
-    body: dict = {
+    body: dict[str, Any] = {
         "model": config.model,
         "messages": [{"role": "user", "content": content}],
     }
@@ -91,8 +93,10 @@ def chat_body(config: ModelConfig, request: CallRequest) -> dict:
     return body
 
 
-def _to_result(response: dict) -> CallResult:
+def _to_result(response: object) -> CallResult:
     """Map the JSON of a chat completion; tolerant of the nulls local servers send."""
+    if not isinstance(response, dict):
+        return CallResult(API_ERROR, None, None, error="response is not a JSON object")
     usage = response.get("usage") or {}
     details = usage.get("completion_tokens_details") or {}
     tokens = Usage(

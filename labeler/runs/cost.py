@@ -37,7 +37,8 @@ def image_tokens(provider: str, image: ImagePayload | None) -> int:
     """The providers' published rules of thumb for image input tokens."""
     if image is None:
         return 0
-    w, h = image.width, image.height
+    w: float = image.width
+    h: float = image.height
     if provider == "anthropic":
         return math.ceil(w * h / 750)
     if provider == "openai":  # detail: high — fit 2048², shortest side 768, 512-px tiles

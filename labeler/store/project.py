@@ -2,7 +2,8 @@
 
 The :class:`Project` is the one API the CLI, the GUI and the runner use to read
 and change a project. Its tables are grouped by job (``project.sources``,
-``project.items``, ``project.lexicon``, ``project.responses``); every write is
+``project.items``, ``project.lexicon``, ``project.responses``,
+``project.public_ids``); every write is
 one transaction. A ``Project`` belongs to one thread — a worker thread opens
 its own with :meth:`Project.open` (SQLite in WAL mode lets them share the file).
 """
@@ -20,6 +21,7 @@ from labeler.store.checks import ResidualCheckTable
 from labeler.store.database import connect, transaction
 from labeler.store.items import ItemTable, SourceTable
 from labeler.store.lexicon_rows import LexiconTable
+from labeler.store.public_ids import PublicIdTable
 from labeler.store.responses import ResponseTable
 
 DB_NAME = "project.sqlite"
@@ -37,6 +39,7 @@ class Project:
         self.items = ItemTable(db, self.assets)
         self.lexicon = LexiconTable(db)
         self.responses = ResponseTable(db)
+        self.public_ids = PublicIdTable(db)
         self.residual_checks = ResidualCheckTable(db)
 
     # -- lifecycle ---------------------------------------------------------

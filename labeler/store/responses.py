@@ -89,6 +89,17 @@ class ResponseTable:
         sql, args = _filters(sql, "r.", item_ids, models, conditions)
         return [_response(row) for row in self.db.execute(sql + " ORDER BY r.id", args)]
 
+    def latest_ids(self) -> list[tuple[int, str]]:
+        """``(response id, item id)`` of every cell's latest response: one cheap grouping query.
+
+        Responses never change once stored, so a caller that keeps answers by id
+        (:mod:`labeler.results`) reads only the ids it has not seen.
+        """
+        rows = self.db.execute(
+            "SELECT MAX(id), item_id FROM responses GROUP BY item_id, model, condition"
+        )
+        return [(row[0], row[1]) for row in rows]
+
     def history(self, item_id: str, model: str, condition: str) -> list[Response]:
         """Every response ever stored for one cell, oldest first."""
         rows = self.db.execute(
@@ -113,6 +124,16 @@ class ResponseTable:
             statuses,
         )
         return {(r[0], r[1], r[2], r[3]) for r in rows}
+
+    def run_errors(self, run_id: int, limit: int = 3) -> list[tuple[str, str]]:
+        """One run's commonest error texts, with the model that got each, commonest first."""
+        rows = self.db.execute(
+            "SELECT model, error, COUNT(*) AS n FROM responses "
+            "WHERE run_id = ? AND error IS NOT NULL "
+            "GROUP BY model, error ORDER BY n DESC LIMIT ?",
+            (run_id, limit),
+        )
+        return [(r["model"], r["error"]) for r in rows]
 
     def models(self) -> list[str]:
         """Every model with at least one stored response."""

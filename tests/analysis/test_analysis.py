@@ -309,10 +309,13 @@ def test_audits_without_names_say_so_instead_of_inventing_zeros():
     frame = audit_frame()[["item_id", "model", "condition", "f1"]]
     audit = analysis.audits(frame)
     assert audit == {
+        "paired_items": {"a": 0, "b": 0},  # counted from conditions alone: no pair here
         "decline_rate": None,
         "consensus_names": None,
         "consensus_absent_share": None,
         "shuffled_key_control": None,
+        "shuffled_key_overlap": None,
+        "marker_accuracy": None,
     }
     assert "(needs answer names)" in analysis.render_markdown(analysis.results_table(frame), audit)
 

@@ -24,6 +24,7 @@ from labeler.erase.raster_path import strip_line_marks
         ("Aorta (cut)", "Aorta (cut)"),
         ("(Globular protein)", "(Globular protein)"),
         ("-", ""),
+        ("Mito-", "Mito-"),  # a word broken over two lines: the grouper joins it back
     ],
 )
 def test_stubs_at_either_end_are_stripped(read, name):

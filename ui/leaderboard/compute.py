@@ -1,9 +1,10 @@
 """The leaderboard's numbers, computed by the core on a worker thread.
 
-Everything here is a call into :mod:`labeler.results` (the scored cells that
-export publishes) and :mod:`labeler.analysis` (the card's table and columns,
-bootstrap CIs, per-item flags and best scores); this module only gathers the
-pieces the view shows.
+Everything here is a call into :mod:`labeler.results` (the cells that count by
+:func:`~labeler.results.answer_counts`: exactly the ones export publishes) and
+:mod:`labeler.analysis` (the card's table and columns, bootstrap CIs, paired
+item counts, marker accuracy, per-item flags and best scores); this module only
+gathers the pieces the view shows.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
+
+import pandas as pd
 
 from labeler import analysis
 from labeler.results import ScoredCell, load_results, results_frame
@@ -26,6 +29,8 @@ class ModelRow:
     model: str
     values: dict[str, float]  # metric -> value (F1 %, grounded points, recited %)
     cis: dict[str, tuple[float, float]]  # metric -> (lo, hi), where the core gives one
+    paired: int = 0  # items with both told and no-image: what grounded and recited compare
+    markers: dict[str, float] | None = None  # condition -> marker accuracy %, items with markers
 
 
 @dataclass(frozen=True)
@@ -47,20 +52,25 @@ class Leaderboard:
 
     rows: list[ModelRow]
     items: list[ItemFlag]
-    n_answers: int
-    n_unanswered: int
+    n_answers: int  # answers that count (labeler.results.answer_counts)
+    n_unanswered: int  # API errors: no answer from the model
+    n_stale: int = 0  # answered for an older subject or image: not counted until re-run
 
 
 def compute(folder: Path, n_boot: int = 2000) -> Leaderboard:
     """Score the project and build the table, CIs and flags (opens its own connection)."""
     with Project.open(folder) as project:
         cells = load_results(project)
-    answered = [c for c in cells if c.answered]
-    if not answered:
-        return Leaderboard([], [], 0, len(cells))
-    frame = results_frame(answered)
+    counted = [c for c in cells if c.counts]  # labeler.results.answer_counts: the one rule
+    unanswered = sum(1 for c in cells if not c.answered)
+    stale = sum(1 for c in cells if c.answered and c.stale)
+    if not counted:
+        return Leaderboard([], [], 0, unanswered, stale)
+    frame = results_frame(counted)
     table = analysis.results_table(frame)
     cis = analysis.bootstrap_ci(frame, n_boot=n_boot)
+    paired = analysis.paired_items(frame)
+    markers = analysis.marker_table(frame)
     bounds: dict[str, dict[str, tuple[float, float]]] = {}
     for record in cis.itertuples(index=False):
         if not (math.isnan(record.lo) or math.isnan(record.hi)):
@@ -70,20 +80,26 @@ def compute(folder: Path, n_boot: int = 2000) -> Leaderboard:
             model=record["model"],
             values={m: float(record[m]) for m in METRICS},
             cis=bounds.get(record["model"], {}),
+            paired=int(paired.get(record["model"], 0)),
+            markers=_marker_row(markers, record["model"]),
         )
         for record in table.to_dict("records")
     ]
-    return Leaderboard(rows, _item_flags(answered), len(answered), len(cells) - len(answered))
+    return Leaderboard(rows, _item_flags(counted), len(counted), unanswered, stale)
 
 
-def _item_flags(cells: list[ScoredCell]) -> list[ItemFlag]:
-    """The core's per-item summary over the current cells (those the flags count)."""
-    current = [c for c in cells if c.current]
-    if not current:
-        return []
-    summary = analysis.item_summary(results_frame(current))
+def _marker_row(markers: pd.DataFrame | None, model: str) -> dict[str, float] | None:
+    """One model's marker accuracy per condition (NaN where not run); None without markers."""
+    if markers is None or model not in markers.index:
+        return None
+    return {c: float(v) for c, v in markers.loc[model].items()}
+
+
+def _item_flags(counted: list[ScoredCell]) -> list[ItemFlag]:
+    """The core's per-item summary over the counted cells."""
+    summary = analysis.item_summary(results_frame(counted))
     first: dict[str, ScoredCell] = {}
-    for c in current:
+    for c in counted:
         first.setdefault(c.item_id, c)
     return [
         ItemFlag(

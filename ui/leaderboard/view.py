@@ -1,5 +1,9 @@
 """Leaderboard: the card's results table with CIs, grounded vs recited, item flags.
 
+After the card's columns come ``paired`` (how many items grounded and recited
+compare told with no-image on) and ``markers`` (the card's marker accuracy
+under ``told``, over items with markers; every condition in its tooltip).
+
 The numbers come from the core (:mod:`ui.leaderboard.compute`), computed on a
 worker thread whenever answers or the lexicon change while the view is shown
 (or when it is next shown), so a long bootstrap never freezes the window.
@@ -26,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from labeler.text.counted import counted
 from ui import workers
 from ui.errors import show_error
 from ui.leaderboard.chart import GroundingChart
@@ -34,6 +39,8 @@ from ui.session import Session
 
 CiRole = Qt.ItemDataRole.UserRole + 30
 SortRole = Qt.ItemDataRole.UserRole + 31
+EXTRA_COLUMNS = ("paired", "markers")
+MARKER_CONDITION = "told"  # the card's headline condition
 FLAG_FILTERS = {
     "all": "All items",
     "recitable": "Recitable (F1 ≥ 0.5 with no image)",
@@ -101,10 +108,17 @@ class LeaderboardView(QWidget):
 
         self.summary = QLabel()
         self.summary.setWordWrap(True)
-        self.table = QTableWidget(0, 1 + len(METRICS))
-        self.table.setHorizontalHeaderLabels(["Model", *METRICS])
+        self.table = QTableWidget(0, 1 + len(METRICS) + len(EXTRA_COLUMNS))
+        self.table.setHorizontalHeaderLabels(["Model", *METRICS, *EXTRA_COLUMNS])
         self.table.horizontalHeaderItem(5).setToolTip("told − no-image, percentage points")
         self.table.horizontalHeaderItem(6).setToolTip("no-image ÷ told, % of the score")
+        self.table.horizontalHeaderItem(7).setToolTip(
+            "items answered under both told and no-image: grounded and recited compare these"
+        )
+        self.table.horizontalHeaderItem(8).setToolTip(
+            "marker accuracy under told: % of the key's marker letters given the right name, "
+            "over items with markers"
+        )
         self.table.verticalHeader().hide()
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -115,7 +129,7 @@ class LeaderboardView(QWidget):
         self.table.setAlternatingRowColors(True)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for column in range(1, 1 + len(METRICS)):
+        for column in range(1, 1 + len(METRICS) + len(EXTRA_COLUMNS)):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
             header.resizeSection(column, 84)
         self.chart = GroundingChart()
@@ -217,9 +231,12 @@ class LeaderboardView(QWidget):
             self.summary.setText("No answers yet: run some models from the Run view.")
         else:
             skipped = f" · {board.n_unanswered} API errors left out" if board.n_unanswered else ""
+            if board.n_stale:
+                skipped += f" · {board.n_stale} stale answers left out (re-run them)"
             self.summary.setText(
-                f"<b>{len(board.rows)} models</b> · {len(board.items)} items · "
-                f"{board.n_answers:,} scored answers{skipped}. "
+                f"<b>{counted(len(board.rows), 'model')}</b> · "
+                f"{counted(len(board.items), 'item')} · "
+                f"{board.n_answers:,} counted answers{skipped}. "
                 "grounded = told − no-image (points); recited = no-image ÷ told (%)."
             )
         self._fill_table(board.rows)
@@ -253,7 +270,25 @@ class LeaderboardView(QWidget):
                     item.setData(CiRole, f"{lo:.1f} – {hi:.1f}")
                     item.setToolTip(f"95% CI {lo:.1f} to {hi:.1f}")
                 self.table.setItem(r, c, item)
+            self._fill_extras(r, row)
         self.table.resizeRowsToContents()
+
+    def _fill_extras(self, r: int, row: ModelRow) -> None:
+        """The paired-item count and marker accuracy of one model's line."""
+        first = 1 + len(METRICS)
+        paired = QTableWidgetItem(str(row.paired))
+        paired.setToolTip(f"grounded and recited are taken over these {row.paired} items")
+        markers = row.markers or {}
+        told = markers.get(MARKER_CONDITION, math.nan)
+        marker = QTableWidgetItem(format_metric(MARKER_CONDITION, told))
+        marker.setToolTip(
+            "\n".join(f"{c}: {format_metric(c, v)}" for c, v in markers.items())
+            if markers
+            else "no item with markers"
+        )
+        for offset, item in enumerate((paired, marker)):
+            item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self.table.setItem(r, first + offset, item)
 
     def _fill_flags(self) -> None:
         board = self.board

@@ -1,9 +1,12 @@
 """One item's answers side by side: a column per model × condition, a row per name.
 
-Each column starts with a summary cell (F1, P, R, status), then the predicted
-names that matched a key name (with how they matched), the extra predictions,
-and the key names nobody in that answer produced. Colour says which is which;
-the text says it too (tags, "missed"), so the meaning survives any palette.
+Each column starts with a summary cell (F1, P, R, marker accuracy when the key
+prints markers, status, and "not counted" when the answer takes no part in the
+numbers), then the predicted names that matched a key name (with how they
+matched), the extra predictions, and the key names nobody in that answer
+produced. A predicted name shows the model's ``location_hint`` after it. Colour
+says which is which; the text says it too (tags, "missed"), so the meaning
+survives any palette.
 """
 
 from __future__ import annotations
@@ -14,9 +17,10 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QFont, QPainter, QPalette
 from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-from labeler.scoring import NameScore
+from labeler.scoring import MarkerScore, NameScore
+from labeler.status import ResponseStatus
 from labeler.store import Response
-from ui.review.cells import Column, ReviewData
+from ui.review.cells import Column, ReviewData, marker_text
 from ui.review.matrix import CONDITION_LABELS
 from ui.review.style import FAILURE_STATUSES, HOW_TAGS, heat, tone
 
@@ -34,17 +38,56 @@ class Entry:
     score: NameScore | None = None
     rule: str = ""  # the expert rules that made the match, e.g. "prefix B: dropped"
     response: Response | None = None
+    hint: str = ""  # the model's location_hint for a predicted name
+    markers: MarkerScore | None = None  # summary: marker accuracy, items with markers
+    counts: bool = True  # summary: the answer counts (labeler.results.answer_counts)
 
 
-def entries_for(score: NameScore | None, response: Response | None) -> list[Entry]:
+def entries_for(
+    score: NameScore | None,
+    response: Response | None,
+    markers: MarkerScore | None = None,
+    counts: bool = True,
+) -> list[Entry]:
     """The column for one cell: summary, matched, extra, then missed names."""
-    out = [Entry("summary", score=score, response=response)]
+    out = [Entry("summary", score=score, response=response, markers=markers, counts=counts)]
     if score is None:
         return out
-    out += [Entry("matched", m.pred, m.key, m.how, rule=m.rule) for m in score.matches]
-    out += [Entry("extra", name) for name in score.unmatched_pred]
+    hints = location_hints(response)
+    out += [
+        Entry("matched", m.pred, m.key, m.how, rule=m.rule, hint=hints.get(m.pred, ""))
+        for m in score.matches
+    ]
+    out += [Entry("extra", name, hint=hints.get(name, "")) for name in score.unmatched_pred]
     out += [Entry("missed", name) for name in score.missed_key]
     return out
+
+
+def location_hints(response: Response | None) -> dict[str, str]:
+    """Predicted name -> the model's location_hint for it (the first, if named twice)."""
+    hints: dict[str, str] = {}
+    for label in response.labels if response is not None else ():
+        name, hint = str(label.get("name", "")).strip(), label.get("location_hint")
+        if name and isinstance(hint, str) and hint.strip():
+            hints.setdefault(name, hint.strip())
+    return hints
+
+
+def summary_status(entry: Entry) -> str:
+    """The summary cell's status line: the status, whether it parsed, whether it counts."""
+    response = entry.response
+    if response is None:
+        return "not run"
+    failed = response.status in FAILURE_STATUSES
+    text = response.status if response.parse_ok or failed else f"{response.status}, unparsed"
+    return text if entry.counts else f"{text} · not counted"
+
+
+def not_counted_reason(response: Response) -> str:
+    """Why an answer takes no part in the numbers (it is either an API error or stale)."""
+    if response.status == ResponseStatus.API_ERROR:
+        return "API error: no answer, not counted"
+    return "stale: answered for an older subject or image, not counted"
 
 
 class AnswersModel(QAbstractTableModel):
@@ -60,11 +103,18 @@ class AnswersModel(QAbstractTableModel):
         """Rebuild for ``item_id`` (None clears the table)."""
         self.beginResetModel()
         self.item_id = item_id
-        self.columns = list(columns) if data and item_id else []
-        self._entries = [
-            entries_for(data.score(item_id, c), data.response(item_id, c))  # type: ignore[arg-type]
-            for c in self.columns
-        ]
+        self.columns, self._entries = [], []
+        if data is not None and item_id is not None:
+            self.columns = list(columns)
+            self._entries = [
+                entries_for(
+                    data.score(item_id, c),
+                    data.response(item_id, c),
+                    data.marker_score(item_id, c),
+                    data.counts(item_id, c),
+                )
+                for c in self.columns
+            ]
         self.endResetModel()
 
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
@@ -109,14 +159,20 @@ class AnswersModel(QAbstractTableModel):
 
 
 def _tooltip(entry: Entry) -> str:
+    where = f"\nlocation hint: {entry.hint}" if entry.hint else ""
     if entry.kind == "matched":
         why = f"{entry.how}: {entry.rule}" if entry.rule else entry.how
-        return f"“{entry.text}” matched key name “{entry.key}” ({why})"
+        return f"“{entry.text}” matched key name “{entry.key}” ({why}){where}"
     if entry.kind == "extra":
-        return f"“{entry.text}” is not in the key — click to promote it or mark it distinct"
+        return f"“{entry.text}” is not in the key — click to promote it or mark it distinct{where}"
     if entry.kind == "missed":
         return f"key name “{entry.text}” was not given"
-    return "Click for the raw answer, usage and cost"
+    lines = ["Click for the raw answer, usage and cost"]
+    if entry.markers is not None:
+        lines.append(marker_text(entry.markers))
+    if entry.response is not None and not entry.counts:
+        lines.append(not_counted_reason(entry.response))
+    return "\n".join(lines)
 
 
 class AnswersDelegate(QStyledItemDelegate):
@@ -160,15 +216,15 @@ class AnswersDelegate(QStyledItemDelegate):
         align = Qt.AlignmentFlag.AlignLeft
         painter.drawText(top, align | Qt.AlignmentFlag.AlignTop, f"F1 {score.f1 * 100:.0f}")
         painter.setFont(option.font)
+        markers = f"  M {entry.markers.accuracy * 100:.0f}" if entry.markers is not None else ""
         painter.drawText(
             top,
             Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop,
-            f"P {score.precision * 100:.0f}  R {score.recall * 100:.0f}",
+            f"P {score.precision * 100:.0f}  R {score.recall * 100:.0f}{markers}",
         )
-        status = response.status if response.parse_ok or failed else f"{response.status}, unparsed"
-        if failed or not response.parse_ok:
+        if failed or not response.parse_ok or not entry.counts:
             painter.setPen(tone(palette, "failure"))
-        painter.drawText(bottom, align | Qt.AlignmentFlag.AlignBottom, status)
+        painter.drawText(bottom, align | Qt.AlignmentFlag.AlignBottom, summary_status(entry))
 
     def _name(self, painter: QPainter, option: QStyleOptionViewItem, rect, entry: Entry) -> None:
         palette, metrics = option.palette, option.fontMetrics
@@ -195,6 +251,17 @@ class AnswersDelegate(QStyledItemDelegate):
         painter.drawText(
             name_rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, text
         )
+        room = name_rect.width() - metrics.horizontalAdvance(text) - 6
+        if entry.hint and room > 24:  # the location hint, muted, in the space the name leaves
+            hint_rect = name_rect.adjusted(name_rect.width() - room, 0, 0, 0)
+            painter.setFont(small)
+            painter.setPen(palette.color(QPalette.ColorRole.PlaceholderText))
+            hint = painter.fontMetrics().elidedText(
+                f"@ {entry.hint}", Qt.TextElideMode.ElideRight, hint_rect.width()
+            )
+            painter.drawText(
+                hint_rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, hint
+            )
         if tag_text:
             painter.setFont(small)
             painter.setPen(color)

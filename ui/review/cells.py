@@ -7,6 +7,9 @@ time a view asks for it, by :func:`labeler.results.score_cell` — the scoring
 (:func:`labeler.results.key_names`) and the item's
 :func:`labeler.results.project_lexicon`. The core memoises scores per lexicon,
 so a cell asked for again, or after an unrelated lexicon edit's reload, is a lookup.
+Whether a cell's answer counts is :func:`labeler.results.answer_counts` (the rule
+the leaderboard, ``labeler report`` and the export use); items whose key prints
+marker letters also get the cell's marker accuracy (:func:`labeler.results.score_markers`).
 """
 
 from __future__ import annotations
@@ -16,8 +19,18 @@ from pathlib import Path
 
 from labeler.lexicon import Lexicon
 from labeler.prompts import CONDITIONS
-from labeler.results import is_stale, key_names, project_lexicon, score_cell
-from labeler.scoring import NameScore
+from labeler.results import (
+    answer_counts,
+    answer_labels,
+    is_stale,
+    key_markers,
+    key_names,
+    project_lexicon,
+    score_cell,
+    score_markers,
+)
+from labeler.scoring import MarkerScore, NameScore
+from labeler.status import ResponseStatus
 from labeler.store import Item, Project, Response
 from ui.review.style import FAILURE_STATUSES
 
@@ -46,8 +59,10 @@ class ReviewData:
     def __init__(self, project: Project) -> None:
         self.items: list[Item] = project.items.list()
         self._items = {item.id: item for item in self.items}
-        self.keys: dict[str, tuple[str, ...]] = {
-            item_id: key_names(entries) for item_id, entries in project.items.keys().items()
+        entries = project.items.keys()
+        self.keys: dict[str, tuple[str, ...]] = {i: key_names(e) for i, e in entries.items()}
+        self.markers: dict[str, dict[str, str]] = {
+            i: found for i, e in entries.items() if (found := key_markers(e))
         }
         self.responses: dict[CellKey, Response] = {
             (r.item_id, r.model, r.condition): r for r in project.responses.latest()
@@ -92,6 +107,18 @@ class ReviewData:
         response = self.response(item_id, column)
         return response is not None and is_stale(response, self._items[item_id])
 
+    def counts(self, item_id: str, column: Column) -> bool:
+        """Whether the cell's answer counts (:func:`labeler.results.answer_counts`)."""
+        response = self.response(item_id, column)
+        return response is not None and answer_counts(response.status, self.stale(item_id, column))
+
+    def marker_score(self, item_id: str, column: Column) -> MarkerScore | None:
+        """The cell's marker accuracy; None when never run or the key has no named markers."""
+        response, markers = self.response(item_id, column), self.markers.get(item_id)
+        if response is None or not markers:
+            return None
+        return score_markers(answer_labels(response.labels), markers, self.lexicon_for(item_id))
+
     # -- item filters -------------------------------------------------------
 
     def disagrees(self, item_id: str) -> bool:
@@ -116,13 +143,24 @@ class ReviewData:
     def has_parse_error(self, item_id: str) -> bool:
         """Some answer did not parse cleanly."""
         return any(
-            r.status == "parse_error" or (r.status == "ok" and not r.parse_ok)
+            r.status == ResponseStatus.PARSE_ERROR
+            or (r.status == ResponseStatus.OK and not r.parse_ok)
             for r in self._item_responses(item_id)
         )
 
     def _item_responses(self, item_id: str) -> list[Response]:
         found = (self.response(item_id, c) for c in self.columns)
         return [r for r in found if r is not None]
+
+
+def marker_text(markers: MarkerScore) -> str:
+    """Marker accuracy in words: how many letters were right, which were wrong or missing."""
+    parts = [f"marker accuracy: {len(markers.correct)} of {markers.n_markers} letters right"]
+    if markers.wrong:
+        parts.append("wrong: " + ", ".join(f"{k} = {v}" for k, v in markers.wrong.items()))
+    if markers.unanswered:
+        parts.append("unanswered: " + ", ".join(markers.unanswered))
+    return " · ".join(parts)
 
 
 FILTERS: dict[str, str] = {

@@ -19,11 +19,17 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QFont, QPainter, QPalette, QPolygon
 from PySide6.QtWidgets import QHeaderView, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
-from ui.review.cells import Column, ReviewData
+from labeler.status import ResponseStatus
+from ui.review.cells import Column, ReviewData, marker_text
 from ui.review.style import FAILURE_STATUSES, heat, tone
 
 CONDITION_LABELS = {"blind": "blind", "told": "told", "desc": "desc", "no-image": "no-img"}
-STATUS_LABELS = {"truncated": "trunc", "empty": "empty", "refused": "refused", "api_error": "error"}
+STATUS_LABELS = {
+    ResponseStatus.TRUNCATED: "trunc",
+    ResponseStatus.EMPTY: "empty",
+    ResponseStatus.REFUSED: "refused",
+    ResponseStatus.API_ERROR: "error",
+}
 
 ScoreRole = Qt.ItemDataRole.UserRole + 1  # NameScore | None
 ResponseRole = Qt.ItemDataRole.UserRole + 2  # Response | None
@@ -110,13 +116,15 @@ class MatrixModel(QAbstractTableModel):
         assert score is not None
         parse = "" if response.parse_ok else " · did not parse"
         stale = (
-            "\nstale: answered for an older subject or image (not exported; a run re-sends it)"
+            "\nstale: answered for an older subject or image (not counted; a run re-sends it)"
             if self.data_source.stale(item_id, column)
             else ""
         )
+        markers = self.data_source.marker_score(item_id, column)
+        marker_line = f"\n{marker_text(markers)}" if markers is not None else ""
         return (
             f"{column.model} · {column.condition}\n"
-            f"F1 {score.f1:.2f}  P {score.precision:.2f}  R {score.recall:.2f}\n"
+            f"F1 {score.f1:.2f}  P {score.precision:.2f}  R {score.recall:.2f}{marker_line}\n"
             f"status {response.status}{parse}{stale}"
         )
 
@@ -140,7 +148,7 @@ class MatrixDelegate(QStyledItemDelegate):
             painter.fillRect(rect, heat(palette, score.f1))
             painter.setPen(palette.color(QPalette.ColorRole.Text))
             painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, f"{score.f1 * 100:.0f}")
-            if response.status == "parse_error" or not response.parse_ok:
+            if response.status == ResponseStatus.PARSE_ERROR or not response.parse_ok:
                 self._corner(painter, rect, tone(palette, "failure"))
             if index.data(StaleRole):
                 self._corner(painter, rect, tone(palette, "missed"), bottom_left=True)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from PySide6.QtGui import QColor, QPalette
 
+from labeler.status import ResponseStatus
+
 # (light, dark) pairs
 _TONES: dict[str, tuple[str, str]] = {
     "matched": ("#1b7f3b", "#6fd08c"),
@@ -30,8 +32,17 @@ HOW_TAGS: dict[str, str] = {
     "fuzzy": "fuzzy",
 }
 
-#: Response statuses that mean the model gave no usable answer.
-FAILURE_STATUSES = frozenset({"truncated", "empty", "refused", "api_error"})
+#: Response statuses that mean the model gave no usable answer (shown as a status, not a
+#: heat colour). All but API_ERROR still count, scoring what they hold
+#: (:func:`labeler.results.answer_counts`).
+FAILURE_STATUSES: frozenset[str] = frozenset(
+    {
+        ResponseStatus.TRUNCATED,
+        ResponseStatus.EMPTY,
+        ResponseStatus.REFUSED,
+        ResponseStatus.API_ERROR,
+    }
+)
 
 
 def is_dark(palette: QPalette) -> bool:

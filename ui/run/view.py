@@ -38,6 +38,7 @@ from labeler.errors import LabelerError
 from labeler.prompts import CONDITIONS
 from labeler.providers.base import STATUSES
 from labeler.runs.runner import DEFAULT_CONCURRENCY, RunProgress, RunSummary
+from labeler.status import ResponseStatus
 from labeler.store import NewResponse
 from ui import workers
 from ui.errors import show_error
@@ -53,7 +54,7 @@ ITEM_SCOPES = {
     "ready": "Ready items only",
     "draft": "Draft items only",
 }
-STATUS_TONES = {"ok": "matched", "parse_error": "extra"}
+STATUS_TONES = {ResponseStatus.OK: "matched", ResponseStatus.PARSE_ERROR: "extra"}
 MAX_LOG = 200
 
 
