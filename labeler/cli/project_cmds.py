@@ -63,8 +63,9 @@ def _init(args: argparse.Namespace) -> int:
 
 def _add_item(args: argparse.Namespace) -> int:
     import json
+    import sys
 
-    from labeler.curation import add_item_from_document, item_as_json
+    from labeler.curation import add_item_from_document, item_as_json, item_warnings
     from labeler.store import NewItem, Project
 
     with Project.open(args.dir) as project:
@@ -87,4 +88,6 @@ def _add_item(args: argparse.Namespace) -> int:
                 f"{item.id}: {len(names)} labels ({item.erase_method}), page {item.page} clip "
                 f"{clip} -> {', '.join(names) or 'no key yet'}"
             )
+        for warning in item_warnings(project, item):
+            print(f"labeler: warning: {args.pdf}: {warning}", file=sys.stderr)
     return 0

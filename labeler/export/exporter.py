@@ -12,6 +12,7 @@ outside the write lock.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -193,17 +194,27 @@ def _files(project: Project, results: list[Row], items: list[Row]) -> dict[str, 
 def _private_strings(project: Project) -> list[str]:
     """Text that must never appear in a public file.
 
-    File names are searched with their extension and titles only when long, and
-    internal ids only when at least 8 characters: a bare stem or a one-word title
-    ("biology") is ordinary text that the card's own prompts contain.
+    File names are searched with their extension, stems and titles when distinctive
+    (:func:`distinctive`; titles also whenever long), and internal ids only when at least
+    8 characters: a bare stem or a one-word title ("biology") is ordinary text that the
+    card's own prompts contain.
     """
     out: list[str] = []
     for s in project.sources.all():
         out += [s.path, Path(s.path).name, s.sha256]
+        out += [t for t in (Path(s.path).stem, s.title) if distinctive(t)]
         if len(s.title) >= MIN_TITLE_LEN:
             out.append(s.title)
     out += [i.id for i in project.items.list() if len(i.id) >= MIN_ID_LEN]
     return out
+
+
+def distinctive(name: str) -> bool:
+    """Whether a file stem or title names one source rather than a subject: at least 8
+    characters with a digit (``Atlas-2024``) or of three words or more
+    (``Hidden-Publisher-Atlas``); ``anatomy_textbook`` or ``biology`` are ordinary words."""
+    words = [w for w in re.split(r"[\W_]+", name) if w]
+    return len(name.strip()) >= MIN_ID_LEN and (any(c.isdigit() for c in name) or len(words) >= 3)
 
 
 def _provenance(project: Project, items: list[Item], public: dict[str, str]) -> list[Row]:
