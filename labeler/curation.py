@@ -71,7 +71,7 @@ def add_item_from_document(
             _refuse_duplicate(project, path, page, clip or tuple(doc[page - 1].rect))
         result = erase_figure(doc, page=page, clip=clip, dpi=item.dpi, edits=edits)
         page_count = doc.page_count
-        warnings = _damage(doc, page, result)
+        warnings = _damage(doc, page, result, path)
     finally:
         doc.close()
     key = item.key
@@ -154,7 +154,7 @@ def reerase_item(
     doc = open_document(project.sources.document_path(source), password=password)
     try:
         result = erase_figure(doc, page=item.page, clip=item.clip, dpi=item.dpi, edits=edits)
-        warning = _damage(doc, item.page, result)[1]
+        warning = _damage(doc, item.page, result, None)[1]
     finally:
         doc.close()
     item = project.items.set_images(
@@ -171,13 +171,15 @@ def reerase_item(
     return item, key_from_labels(result.labels, {})
 
 
-def _damage(doc: Any, page: int, result: Any) -> tuple[str, str]:
-    """(source warning, item warning): damage MuPDF survived silently (labeler/pdf/damage.py)."""
-    from labeler.pdf.damage import item_warning, source_warning
+def _damage(doc: Any, page: int, result: Any, path: Path | None) -> tuple[str, str]:
+    """(source warning, item warning): damage MuPDF survived silently (labeler/pdf/damage.py),
+    and for an SVG ``path`` the features MuPDF draws wrongly."""
+    from labeler.pdf.damage import item_warning, source_warning, svg_warning
     from labeler.pdf.limits import mupdf_errors
 
     with mupdf_errors(doc.name or "the document", f"checking page {page} for damage"):
-        return source_warning(doc), item_warning(doc[page - 1], result.answer_png)
+        found = (source_warning(doc), svg_warning(path) if path else "")
+        return "; ".join(w for w in found if w), item_warning(doc[page - 1], result.answer_png)
 
 
 def key_from_labels(labels: Sequence[Any], marker_names: Mapping[str, str]) -> list[KeyEntry]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import re
+from pathlib import Path
 
 import pymupdf
 
@@ -27,6 +28,36 @@ def source_warning(doc: pymupdf.Document) -> str:
         "MuPDF had to repair this PDF (its cross-reference table is damaged), so pages may"
         " be missing parts; compare the items with the original, or re-save the PDF with"
         " a viewer or `mutool clean` and add it again"
+    )
+
+
+#: SVG features MuPDF's SVG reader draws wrongly: it fills them black (seen: PyMuPDF 2.0).
+_SVG_UNSUPPORTED = (
+    (re.compile(rb"<style[\s>]"), "CSS style sheets (<style>)"),
+    (re.compile(rb"url\(\s*#"), "gradient or pattern fills (url(#...))"),
+)
+#: Enough of an SVG to find its style sheet and paint servers (they come early).
+_SVG_SCAN = 4 * 1024 * 1024
+
+
+def svg_warning(path: str | Path) -> str:
+    """A warning for an SVG using features MuPDF fills black, or ``""`` (also for non-SVGs).
+
+    A curator would otherwise publish a figure whose parts are black silhouettes and find
+    out from a reviewer. The fix is outside Labeler: convert the SVG to PDF with a full SVG
+    renderer (Inkscape, rsvg-convert) and add the PDF instead.
+    """
+    path = Path(path)
+    if path.suffix.lower() != ".svg":
+        return ""
+    with path.open("rb") as fh:
+        head = fh.read(_SVG_SCAN)
+    found = [what for pattern, what in _SVG_UNSUPPORTED if pattern.search(head)]
+    if not found:
+        return ""
+    return (
+        f"this SVG uses {' and '.join(found)}, which MuPDF draws black, so parts of the figure"
+        " may be black shapes; convert it to PDF with Inkscape or rsvg-convert and add the PDF"
     )
 
 
