@@ -16,13 +16,15 @@ import dataclasses
 from collections.abc import Sequence
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QSizePolicy,
     QTableView,
+    QToolBar,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -185,8 +187,7 @@ class KeyEditor(QWidget):
             (NOTE, QHeaderView.ResizeMode.Interactive),
         ):
             header.setSectionResizeMode(column, mode)
-        header.resizeSection(ALTERNATIVES, 96)  # the name stretches; these two can be dragged
-        header.resizeSection(NOTE, 64)
+        self._fit_columns()  # the name stretches; alternatives and note can be dragged
         self.table.verticalHeader().setDefaultSectionSize(26)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.selectionModel().currentRowChanged.connect(
@@ -198,8 +199,14 @@ class KeyEditor(QWidget):
         bar.setContentsMargins(0, 0, 0, 0)
         bar.setSpacing(2)
         title = QLabel("<b>Answer key</b>", self)
+        title.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Preferred)
         bar.addWidget(title)
         bar.addStretch(1)
+        # a tool bar, not a row of buttons: when the panel is narrow (1024 px windows) the
+        # buttons that do not fit go behind its » menu instead of being squeezed to "D…e"
+        tools = QToolBar(self)
+        tools.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        bar.addWidget(tools, 0, Qt.AlignmentFlag.AlignRight)
         for name, text, tip, slot in (
             ("add", "Add", "Add a label (Ctrl+Shift+N)", self.add_row),
             ("delete", "Delete", "Delete the selected labels (Del)", self.delete_rows),
@@ -220,13 +227,28 @@ class KeyEditor(QWidget):
             button.setToolTip(tip)
             button.setAutoRaise(True)
             button.clicked.connect(slot)
-            bar.addWidget(button)
+            tools.addWidget(button)
             self.buttons[name] = button
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(4)
         layout.addLayout(bar)
         layout.addWidget(self.table, 1)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """Keep the name column readable in a narrow panel (a 1024 px window)."""
+        super().resizeEvent(event)
+        self._fit_columns()
+
+    def _fit_columns(self) -> None:
+        """Alternatives and note get a fifth and a seventh of the table (never less than their
+        headings need), so the name column keeps the rest."""
+        width = max(self.table.viewport().width(), 1)
+        header = self.table.horizontalHeader()
+        for column, share, most in ((ALTERNATIVES, 5, 96), (NOTE, 7, 64)):
+            title = str(self.model.headerData(column, Qt.Orientation.Horizontal))
+            least = header.fontMetrics().horizontalAdvance(title) + 14
+            header.resizeSection(column, max(least, min(most, width // share)))
 
     # -- row tools ------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QGraphicsItem,
     QHBoxLayout,
     QLabel,
+    QToolBar,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -107,12 +108,13 @@ class ErasePreview(QWidget):
 
         self.tools = QButtonGroup(self)
         self.tools.setExclusive(True)
-        bar = QHBoxLayout()
-        bar.setContentsMargins(8, 6, 8, 6)
-        bar.setSpacing(4)
+        # a tool bar: buttons that do not fit a narrow window go behind its » menu, whole,
+        # instead of being squeezed to "E…d"
+        bar = QToolBar(self)
+        bar.setContentsMargins(4, 2, 4, 2)
         bar.addWidget(self.erased_button)
         bar.addWidget(self.original_button)
-        bar.addSpacing(14)
+        bar.addSeparator()
         for name, (text, tip) in TOOLS.items():
             button = QToolButton(self)
             button.setText(text)
@@ -124,7 +126,6 @@ class ErasePreview(QWidget):
             if name == "inspect":
                 button.setChecked(True)
         self.tools.buttonToggled.connect(lambda *_: self._tool_changed())
-        bar.addStretch(1)
         # The overlay switch sits on the status row below, keeping the tool row narrow
         # enough that the items list keeps its width at 1280 px.
         self.show_boxes = QCheckBox("Show boxes", self)
@@ -139,7 +140,7 @@ class ErasePreview(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
-        layout.addLayout(bar)
+        layout.addWidget(bar)
         layout.addWidget(self._brush_bar())
         layout.addWidget(self.canvas, 1)
         layout.addWidget(self.empty, 1)

@@ -116,7 +116,7 @@ class CurateView(QWidget):
         self.splitter.addWidget(right)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setCollapsible(1, False)
-        self.splitter.setSizes([310, 500, 330])
+        self.splitter.setSizes([290, 480, 370])  # the key panel keeps whole names at 1024 px
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.splitter)
