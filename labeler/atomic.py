@@ -2,7 +2,10 @@
 
 Data goes to a temporary file in the target's own folder (same filesystem),
 is flushed and fsync'ed, then renamed over the target. A crash leaves either
-the old file or the new one, never a torn mix.
+the old file or the new one, never a torn mix. The file gets the permissions a
+plain ``open`` would give it (``0666`` minus the umask), as ``project.sqlite`` does,
+not ``mkstemp``'s private ``0600``: a teammate sharing the project folder must be able
+to read its images too.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ def atomic_open(path: str | os.PathLike[str], mode: str = "w", **kwargs: Any) ->
         kwargs.setdefault("encoding", "utf-8")
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
+        os.fchmod(fd, default_mode())
         with os.fdopen(fd, mode, **kwargs) as fh:
             yield fh
             fh.flush()
@@ -36,6 +40,21 @@ def atomic_open(path: str | os.PathLike[str], mode: str = "w", **kwargs: Any) ->
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def default_mode(full: int = 0o666) -> int:
+    """``full`` minus the process umask: the mode ``open``/``mkdir`` would create with.
+
+    Read from ``/proc/self/status`` where it can be (Linux), because the only portable way,
+    ``os.umask``, sets the umask while reading it and so races with other threads.
+    """
+    with contextlib.suppress(OSError, ValueError), open("/proc/self/status", "rb") as fh:
+        for line in fh:
+            if line.startswith(b"Umask:"):
+                return full & ~int(line.split()[1], 8)
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return full & ~mask
 
 
 def write_bytes(path: str | os.PathLike[str], data: bytes) -> None:

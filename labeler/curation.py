@@ -71,6 +71,7 @@ def add_item_from_document(
             _refuse_duplicate(project, path, page, clip or tuple(doc[page - 1].rect))
         result = erase_figure(doc, page=page, clip=clip, dpi=item.dpi, edits=edits)
         page_count = doc.page_count
+        warnings = _damage(doc, page, result, path)
     finally:
         doc.close()
     key = item.key
@@ -83,6 +84,8 @@ def add_item_from_document(
             page_count=page_count,
             keep_copy=keep_source_copy,
         )
+        if warnings[0] != source.warning:
+            project.sources.set_warning(source.id, warnings[0])
         stored = project.items.add(
             replace(
                 item,
@@ -97,6 +100,8 @@ def add_item_from_document(
                 key=key,
             )
         )
+        if warnings[1]:
+            stored = project.items.set_warning(stored.id, warnings[1])
     check_residual_labels(project, stored.id)
     return stored
 
@@ -149,6 +154,7 @@ def reerase_item(
     doc = open_document(project.sources.document_path(source), password=password)
     try:
         result = erase_figure(doc, page=item.page, clip=item.clip, dpi=item.dpi, edits=edits)
+        warning = _damage(doc, item.page, result, None)[1]
     finally:
         doc.close()
     item = project.items.set_images(
@@ -159,8 +165,21 @@ def reerase_item(
         erase_method=result.method,
         erase_edits=edits.to_json(),
     )
+    if warning != item.warning:
+        item = project.items.set_warning(item_id, warning)
     check_residual_labels(project, item_id)
     return item, key_from_labels(result.labels, {})
+
+
+def _damage(doc: Any, page: int, result: Any, path: Path | None) -> tuple[str, str]:
+    """(source warning, item warning): damage MuPDF survived silently (labeler/pdf/damage.py),
+    and for an SVG ``path`` the features MuPDF draws wrongly."""
+    from labeler.pdf.damage import item_warning, source_warning, svg_warning
+    from labeler.pdf.limits import mupdf_errors
+
+    with mupdf_errors(doc.name or "the document", f"checking page {page} for damage"):
+        found = (source_warning(doc), svg_warning(path) if path else "")
+        return "; ".join(w for w in found if w), item_warning(doc[page - 1], result.answer_png)
 
 
 def key_from_labels(labels: Sequence[Any], marker_names: Mapping[str, str]) -> list[KeyEntry]:
@@ -189,6 +208,12 @@ def key_from_labels(labels: Sequence[Any], marker_names: Mapping[str, str]) -> l
     return key
 
 
+def item_warnings(project: Project, item: Item) -> list[str]:
+    """What is damaged in the item's source and figure (empty for a clean item)."""
+    source = project.sources.get(item.source_id) if item.source_id is not None else None
+    return [w for w in (source.warning if source else "", item.warning) if w]
+
+
 def item_as_json(project: Project, item: Item) -> dict[str, Any]:
     """The item with its key as plain JSON (what ``add-item`` prints)."""
     return {
@@ -200,6 +225,7 @@ def item_as_json(project: Project, item: Item) -> dict[str, Any]:
         "pattern": item.pattern,
         "status": item.status,
         "erase_method": item.erase_method,
+        "warnings": item_warnings(project, item),
         "question": str(project.assets.path(item.question_asset)) if item.question_asset else None,
         "answer": str(project.assets.path(item.answer_asset)) if item.answer_asset else None,
         "key": [entry_as_json(e) for e in project.items.key(item.id)],

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 from collections.abc import Sequence
@@ -47,6 +48,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("labeler: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (``labeler items list DIR | head``)
+        # Python would complain again when it flushes stdout at exit; point it at nothing.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 def _wants_password(args: argparse.Namespace, exc: LabelerError) -> bool:

@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from labeler.store import Project
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -59,9 +64,30 @@ def _export(args: argparse.Namespace) -> int:
             value = getattr(args, key)
             if value is not None:
                 project.set_meta(key, _one_line(value, f"--{key.replace('_', '-')}"))
+        _warn_before_export(project, args.only_ready)
         report = export_project(project, args.out, private=args.private, only_ready=args.only_ready)
     print("\n".join(report_lines(report)))
     return 0
+
+
+def _warn_before_export(project: Project, only_ready: bool) -> None:
+    """Say what a curator may not mean to publish: drafts, and a licence nobody chose."""
+    from labeler.export.card import DEFAULT_LICENSE
+
+    if not only_ready:
+        drafts = len(project.items.list(status="draft"))
+        if drafts:
+            print(
+                f"warning: exporting {drafts} draft item(s) not yet marked ready; "
+                "add --only-ready to leave them out",
+                file=sys.stderr,
+            )
+    if project.get_meta("license") is None:
+        print(
+            f"warning: no licence chosen, so the card says {DEFAULT_LICENSE}; "
+            "choose one with --license (e.g. cc-by-4.0), it is remembered",
+            file=sys.stderr,
+        )
 
 
 def _one_line(value: str, option: str) -> str:

@@ -20,6 +20,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     items = sub.add_parser("items", help="show an item and edit its answer key")
     commands = items.add_subparsers(dest="items_command", required=True, metavar="COMMAND")
 
+    p = commands.add_parser("list", help="the project's items, one line each")
+    p.add_argument("dir", help="the project folder")
+    p.add_argument("--status", choices=("draft", "ready", "excluded"), help="only this status")
+    p.add_argument("--search", default="", help="only items whose subject, notes or id has this")
+    p.set_defaults(func=_list)
+
     p = commands.add_parser("show", help="an item's fields and its key")
     p.add_argument("dir", help="the project folder")
     p.add_argument("id", help="item id (internal, or the public PREFIX-N)")
@@ -82,6 +88,30 @@ def _item(project: Project, item_id: str) -> Item:
     from labeler.export.ids import internal_ids_by_public
 
     return project.items.get(internal_ids_by_public(project).get(item_id, item_id))
+
+
+def _list(args: argparse.Namespace) -> int:
+    from labeler.export.ids import stored_public_ids
+    from labeler.store import Project
+
+    with Project.open(args.dir) as project:
+        items = project.items.list(status=args.status, search=args.search)
+        public = stored_public_ids(project)
+        keys = project.items.keys()
+        checks = project.residual_checks.all()
+        for item in items:
+            check = checks.get(item.id)
+            flag = (
+                " · key text readable"
+                if check and check.readable and not check.override_why
+                else ""
+            )
+            print(
+                f"{item.id}\t{public.get(item.id, '-')}\t{item.status}\t{item.tier}\t"
+                f"{len(keys.get(item.id, []))} labels\t{item.subject or '(no subject)'}{flag}"
+            )
+        print(f"{len(items)} item(s)")
+    return 0
 
 
 def _show(args: argparse.Namespace) -> int:

@@ -40,6 +40,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="store_true",
         help="add the figure even if the same page region is already an item",
     )
+    p.add_argument("--json", action="store_true", help="print the whole stored item as JSON")
     p.add_argument(
         "--no-source-copy",
         dest="keep_source_copy",
@@ -62,8 +63,9 @@ def _init(args: argparse.Namespace) -> int:
 
 def _add_item(args: argparse.Namespace) -> int:
     import json
+    import sys
 
-    from labeler.curation import add_item_from_document, item_as_json
+    from labeler.curation import add_item_from_document, item_as_json, item_warnings
     from labeler.store import NewItem, Project
 
     with Project.open(args.dir) as project:
@@ -77,5 +79,15 @@ def _add_item(args: argparse.Namespace) -> int:
             allow_duplicate=args.allow_duplicate,
             keep_source_copy=args.keep_source_copy,
         )
-        print(json.dumps(item_as_json(project, item), indent=2))
+        if args.json:
+            print(json.dumps(item_as_json(project, item), indent=2))
+        else:
+            names = [e.name or f"[{e.marker}]" for e in project.items.key(item.id)]
+            clip = ",".join(f"{v:.0f}" for v in item.clip or ())
+            print(
+                f"{item.id}: {len(names)} labels ({item.erase_method}), page {item.page} clip "
+                f"{clip} -> {', '.join(names) or 'no key yet'}"
+            )
+        for warning in item_warnings(project, item):
+            print(f"labeler: warning: {args.pdf}: {warning}", file=sys.stderr)
     return 0

@@ -69,10 +69,12 @@ def _run(args: argparse.Namespace) -> int:
         plan_run,
         run,
     )
+    from labeler.status import ResponseStatus
     from labeler.store import Project
 
     if args.models:
-        models = load_models(args.models, only=args.model)
+        # a dry run plans and estimates; it needs no key, so none is asked for
+        models = load_models(args.models, only=args.model, require_keys=not args.dry_run)
     elif args.model and set(args.model) != {baseline_model().name}:
         raise ConfigError("--model needs --models models.toml (only the baseline is built in)")
     else:
@@ -109,12 +111,28 @@ def _run(args: argparse.Namespace) -> int:
             retry=RetryPolicy(base_delay_s=args.retry_base_delay),
             on_progress=progress,
         )
-        summary = run(project, request, options, plan=plan)
+        try:
+            summary = run(project, request, options, plan=plan)
+        except KeyboardInterrupt:
+            progress.close()
+            print(
+                "\nstopped. Every answer received so far is stored; run the same command again "
+                "to go on (answered cells are skipped, so nothing is sent or paid twice).",
+                file=sys.stderr,
+            )
+            return 130
         progress.close()
+        errors = project.responses.run_errors(summary.run_id) if summary.run_id else []
     counts = ", ".join(f"{k} {v}" for k, v in summary.counts.items() if v)
     print(f"sent {summary.sent} of {summary.planned} calls: {counts or 'none'}")
     print(f"actual cost {_money(summary.cost_usd, unpriced)}")
     failed = sum(summary.counts.get(s, 0) for s in RETRYABLE)
+    answered = summary.sent - summary.counts.get(ResponseStatus.API_ERROR, 0)
+    if summary.sent and not answered:
+        print("every call failed; nothing was answered. The provider said:", file=sys.stderr)
+        for model, error in errors:
+            print(f"  {model}: {error}", file=sys.stderr)
+        return 1
     if failed:
         print(f"{failed} failed cells; re-send them with --retry-failed", file=sys.stderr)
     return 0

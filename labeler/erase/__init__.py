@@ -55,5 +55,7 @@ def erase_figure(
     """
     from labeler.erase.edits import EraseEdits
     from labeler.erase.pipeline import erase
+    from labeler.pdf.limits import mupdf_errors
 
-    return erase(doc, page, clip, dpi, edits or EraseEdits())
+    with mupdf_errors(doc.name or "the document", f"erasing page {page}"):
+        return erase(doc, page, clip, dpi, edits or EraseEdits())

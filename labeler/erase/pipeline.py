@@ -45,6 +45,7 @@ from labeler.pdf.geometry import (
     merge_overlapping,
     rect_box,
 )
+from labeler.pdf.limits import check_clip, check_page_boxes, check_pixels
 
 PATCH_JOIN = 24.0  # points: changed regions closer than this are re-rendered together
 METHOD_NAMES = {"vector": "vector-text", "outline": "outline", "ocr": "ocr"}
@@ -307,9 +308,7 @@ def _erase_pixels(rgb: np.ndarray, boxes: Sequence[PixelBox]) -> np.ndarray:
 def _clip_rect(page: pymupdf.Page, clip: Sequence[float] | None) -> pymupdf.Rect:
     if clip is None:
         return pymupdf.Rect(page.rect)
-    if len(clip) != 4:
-        raise DocumentError(f"a clip needs four numbers x0,y0,x1,y1, not {list(clip)}")
-    rect = pymupdf.Rect(clip) & page.rect
+    rect = pymupdf.Rect(check_clip(clip)) & page.rect
     if rect.is_empty or rect.width < 1 or rect.height < 1:
         raise DocumentError(
             f"clip {tuple(clip)} does not overlap the page {tuple(page.rect)}"
@@ -333,7 +332,9 @@ def erase(
             f"page {page} does not exist; the document has pages 1-{doc.page_count}"
         )
     source = doc[page - 1]
+    check_page_boxes(source, f"{doc.name or 'the document'} page {page}")
     area = _clip_rect(source, clip)
+    check_pixels(area.width, area.height, dpi, f"{doc.name or 'the document'} page {page}")
     figure = Figure(
         source=source,
         area=area,

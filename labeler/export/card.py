@@ -29,6 +29,7 @@ from labeler.export.schema import (
 from labeler.lexicon_sources import ATTRIBUTION
 from labeler.prompts import CONDITIONS, build_prompt
 from labeler.scoring.rules import DEFAULT_RULES, scoring_version
+from labeler.text.counted import counted
 
 TAGS = (
     "benchmark",
@@ -159,7 +160,7 @@ with the picture removed: whatever a model still scores there came from memory a
 
 ## Dataset structure
 
-This dataset contains **{len(results):,} scored responses** across {len(models)} models,
+This dataset contains **{len(results):,} scored responses** across {counted(len(models), "model")},
 {len(conditions)} conditions, and {len(items):,} benchmark items. Source images are not
 distributed; only scores, predicted names and answer keys are released.
 

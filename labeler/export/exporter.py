@@ -12,6 +12,7 @@ outside the write lock.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -32,6 +33,7 @@ from labeler.export.validate import check_no_leaks, validate_items, validate_res
 from labeler.export.writer import write_export
 from labeler.results import ScoredCell, load_results
 from labeler.store import Item, Project
+from labeler.text.counted import counted
 
 MIN_TITLE_LEN = 12
 MIN_ID_LEN = 8
@@ -192,17 +194,27 @@ def _files(project: Project, results: list[Row], items: list[Row]) -> dict[str, 
 def _private_strings(project: Project) -> list[str]:
     """Text that must never appear in a public file.
 
-    File names are searched with their extension and titles only when long, and
-    internal ids only when at least 8 characters: a bare stem or a one-word title
-    ("biology") is ordinary text that the card's own prompts contain.
+    File names are searched with their extension, stems and titles when distinctive
+    (:func:`distinctive`; titles also whenever long), and internal ids only when at least
+    8 characters: a bare stem or a one-word title ("biology") is ordinary text that the
+    card's own prompts contain.
     """
     out: list[str] = []
     for s in project.sources.all():
         out += [s.path, Path(s.path).name, s.sha256]
+        out += [t for t in (Path(s.path).stem, s.title) if distinctive(t)]
         if len(s.title) >= MIN_TITLE_LEN:
             out.append(s.title)
     out += [i.id for i in project.items.list() if len(i.id) >= MIN_ID_LEN]
     return out
+
+
+def distinctive(name: str) -> bool:
+    """Whether a file stem or title names one source rather than a subject: at least 8
+    characters with a digit (``Atlas-2024``) or of three words or more
+    (``Hidden-Publisher-Atlas``); ``anatomy_textbook`` or ``biology`` are ordinary words."""
+    words = [w for w in re.split(r"[\W_]+", name) if w]
+    return len(name.strip()) >= MIN_ID_LEN and (any(c.isdigit() for c in name) or len(words) >= 3)
 
 
 def _provenance(project: Project, items: list[Item], public: dict[str, str]) -> list[Row]:
@@ -229,7 +241,10 @@ def report_lines(report: ExportReport) -> list[str]:
     """Human-readable summary of an export, or of a check (``folder`` None: nothing written)."""
     folder = report.folder
     written = folder is not None
-    counts = f"{report.n_items} items, {report.n_rows} rows, {report.n_models} models"
+    counts = (
+        f"{counted(report.n_items, 'item')}, {counted(report.n_rows, 'row')}, "
+        f"{counted(report.n_models, 'model')}"
+    )
     lines = [f"exported {counts}" if written else f"valid: {counts} (nothing written yet)"]
     lines += [
         f"  {folder / name if folder is not None else name}"

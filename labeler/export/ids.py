@@ -36,6 +36,8 @@ def parse_public_id(prefix: str, public_id: str) -> int:
     match = re.fullmatch(rf"{re.escape(prefix)}-([1-9][0-9]*)", public_id)
     if match is None:
         raise LabelerError(f"{public_id!r} is not a public item ID of the form {prefix}-N")
+    if len(match.group(1)) > 18:  # SQLite integers stop at 9.2e18
+        raise LabelerError(f"{public_id[:40]!r}: the number is too large for a public item ID")
     return int(match.group(1))
 
 

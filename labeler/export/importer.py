@@ -28,6 +28,7 @@ from typing import Any
 
 from labeler.errors import LabelerError
 from labeler.export.ids import internal_ids_by_public, parse_public_id, set_public_number
+from labeler.export.untrusted import check_rows
 from labeler.export.validate import READING, validate_items, validate_results
 from labeler.results import key_names, project_lexicon
 from labeler.scoring import score_names
@@ -127,7 +128,9 @@ def with_key_text(row: Any) -> Any:
 def import_items(project: Project, path: str | os.PathLike[str]) -> ItemsImport:
     """Create the items of a published ``items.jsonl`` (see the module docstring)."""
     path = Path(path)
-    rows = [with_key_text(row) for row in read_results(path)]
+    published = read_results(path)
+    check_rows(published, path)
+    rows = [with_key_text(row) for row in published]
     _check_prefix(project, rows, path)
     validate_items(rows, project.id_prefix, READING)
     known = internal_ids_by_public(project)
@@ -166,6 +169,7 @@ def import_results(
     """Attach a published ``results.jsonl`` to this project's items (see the module docstring)."""
     path = Path(path)
     published = read_results(path)
+    check_rows(published, path)
     _check_prefix(project, published, path)
     validate_results(published, None, READING)
     by_public = internal_ids_by_public(project)

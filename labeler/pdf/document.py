@@ -11,11 +11,19 @@ says what to do (a missing or wrong password is the subclass
 from __future__ import annotations
 
 import os
+import warnings
 from pathlib import Path
 
 import pymupdf
 
 from labeler.errors import DocumentError, PasswordRequired
+from labeler.pdf.limits import (
+    check_image_size,
+    check_pixels,
+    check_regular_file,
+    guarded,
+    mupdf_errors,
+)
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg"}
 SVG_SUFFIXES = {".svg"}
@@ -28,16 +36,15 @@ def open_document(path: str | os.PathLike[str], password: str | None = None) -> 
     drawings and redaction work the same as for born-digital pages.
     """
     file = Path(path)
-    if not file.exists():
-        raise DocumentError(f"{file}: no such file; check the path")
-    if not file.is_file():
-        raise DocumentError(
-            f"{file}: is a folder, not a document; pass a PDF, SVG, PNG or JPEG file"
-        )
+    check_regular_file(file)
     suffix = file.suffix.lower()
     if suffix in SVG_SUFFIXES | IMAGE_SUFFIXES:
         return _convert_to_pdf(file)
-    head = file.read_bytes()[:1024]
+    try:
+        with open(file, "rb") as fh:
+            head = fh.read(1024)
+    except OSError as exc:
+        raise DocumentError(f"{file}: cannot be read ({exc.strerror})") from None
     if b"%PDF-" not in head:
         raise DocumentError(
             f"{file}: not a PDF (no %PDF header); Labeler opens PDF, SVG, PNG and JPEG files"
@@ -46,21 +53,44 @@ def open_document(path: str | os.PathLike[str], password: str | None = None) -> 
         doc = pymupdf.open(file, filetype="pdf")
     except Exception as exc:  # MuPDF raises its own types for every kind of damage
         raise DocumentError(f"{file}: the PDF is damaged and cannot be read ({exc})") from exc
-    if doc.needs_pass:
-        if password is None:
-            raise PasswordRequired(f"{file}: the PDF is encrypted; its password is needed")
-        if not doc.authenticate(password):
-            raise PasswordRequired(f"{file}: wrong password for this encrypted PDF")
-    if doc.page_count == 0:
-        raise DocumentError(f"{file}: the PDF has no pages")
+    with mupdf_errors(file, "reading its page tree"):
+        if doc.needs_pass:
+            if password is None:
+                raise PasswordRequired(f"{file}: the PDF is encrypted; its password is needed")
+            if not doc.authenticate(password):
+                raise PasswordRequired(f"{file}: wrong password for this encrypted PDF")
+        if doc.page_count == 0:
+            raise DocumentError(f"{file}: the PDF has no pages")
+        _check_page_tree(doc, file)
     return doc
 
 
+def _check_page_tree(doc: pymupdf.Document, file: Path) -> None:
+    """Load every page once, so a lying ``/Count`` or a cycle fails here, with the file named,
+    rather than half way through a curator's work."""
+    count = doc.page_count
+    for number in range(count):
+        try:
+            doc.load_page(number)
+        except ValueError:  # pymupdf's "page not in document": the tree lied about its size
+            raise DocumentError(
+                f"{file}: the PDF claims {count} pages but page {number + 1} cannot be found"
+                " (a damaged page tree); re-save it with a viewer or `mutool clean`"
+            ) from None
+
+
 def _convert_to_pdf(file: Path) -> pymupdf.Document:
-    """SVG/PNG/JPEG -> one-page in-memory PDF (MuPDF converts both kinds the same way)."""
+    """SVG/PNG/JPEG -> one-page in-memory PDF (MuPDF converts both kinds the same way).
+
+    A picture's size is read from its header first: MuPDF decodes the whole bitmap before
+    anything can refuse it, so a 30,000 × 30,000 PNG would cost gigabytes.
+    """
+    if file.suffix.lower() in IMAGE_SUFFIXES:
+        _check_picture_header(file)
     try:
         source = pymupdf.open(file)
-        pdf = pymupdf.open("pdf", source.convert_to_pdf())
+        # named after the file so that every later message can name it
+        pdf = pymupdf.open(str(file), stream=source.convert_to_pdf(), filetype="pdf")
     except Exception as exc:
         raise DocumentError(f"{file}: cannot read this {file.suffix} file ({exc})") from exc
     if pdf.page_count == 0:
@@ -68,6 +98,22 @@ def _convert_to_pdf(file: Path) -> pymupdf.Document:
     return pdf
 
 
+def _check_picture_header(file: Path) -> None:
+    from PIL import Image, UnidentifiedImageError
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # the budget decides
+            with Image.open(file) as img:
+                width, height = img.size
+    except (UnidentifiedImageError, OSError, ValueError) as exc:
+        raise DocumentError(f"{file}: cannot read this {file.suffix} file ({exc})") from None
+    except Image.DecompressionBombError:
+        width, height = 10**6, 10**6  # PIL's own bomb check fired: far beyond any budget
+    check_image_size(width, height, str(file))
+
+
+@guarded("loading a page")
 def get_page(doc: pymupdf.Document, page: int) -> pymupdf.Page:
     """The 1-based ``page`` of ``doc``, or a DocumentError naming the valid range."""
     if not 1 <= page <= doc.page_count:
@@ -77,6 +123,7 @@ def get_page(doc: pymupdf.Document, page: int) -> pymupdf.Page:
     return doc[page - 1]
 
 
+@guarded("reading its page sizes")
 def page_sizes(doc: pymupdf.Document) -> list[tuple[float, float]]:
     """Width and height in points of every page, without rendering anything."""
     # pymupdf's Document iterates through __getitem__/__len__, which mypy does not see
@@ -88,9 +135,16 @@ def render_pixmap(
 ) -> pymupdf.Pixmap:
     """Render ``clip`` (whole page if None) on white, RGB without alpha.
 
-    ``annots=False`` leaves out annotations (a reader's highlights and notes).
+    ``annots=False`` leaves out annotations (a reader's highlights and notes). The pixel
+    budget is checked first (MuPDF would allocate before failing).
     """
-    return page.get_pixmap(dpi=dpi, clip=clip, alpha=False, colorspace=pymupdf.csRGB, annots=annots)
+    area = page.rect if clip is None else pymupdf.Rect(clip) & page.rect
+    name = page.parent.name or "the document"
+    check_pixels(area.width, area.height, dpi, f"{name} page {page.number + 1}")
+    with mupdf_errors(name, f"rendering page {page.number + 1}"):
+        return page.get_pixmap(
+            dpi=dpi, clip=clip, alpha=False, colorspace=pymupdf.csRGB, annots=annots
+        )
 
 
 def render_page(

@@ -16,6 +16,7 @@ import pymupdf
 from labeler.pdf.content import drawings, image_boxes, text_spans
 from labeler.pdf.document import get_page
 from labeler.pdf.geometry import Box, grown, merge_overlapping, overlaps, union
+from labeler.pdf.limits import guarded
 
 CAPTION = re.compile(r"^\s*(fig\.?|figure)\s*\d+", re.IGNORECASE)
 JOIN_GAP = 12.0  # points: drawings closer than this are one figure
@@ -42,6 +43,7 @@ def _captions(page: pymupdf.Page) -> list[tuple[Box, str]]:
     return found
 
 
+@guarded("finding its figures")
 def propose_figures(doc: pymupdf.Document, page: int) -> list[FigureCandidate]:
     """Figure candidates on 1-based ``page``, best first (ties in reading order)."""
     target = get_page(doc, page)

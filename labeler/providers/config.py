@@ -33,6 +33,16 @@ _IDENTITY = ("name", "provider", "model", "base_url", "api_key_env")
 DEFAULT_TIMEOUT_S = 600.0
 _KNOWN = {*_IDENTITY, *_SETTINGS, *_PRICES, "timeout_s"}
 _VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# Prefixes that start an API key or token rather than a variable name (case-sensitive:
+# ``HF_TOKEN`` is a name, ``hf_…`` a Hugging Face token). Many of these keys are made of
+# letters, digits and ``_`` only, so they pass the name check and would be echoed.
+_KEY_PREFIX = re.compile(
+    r"sk-|sk_|rk_|pk_|AIza|gsk_|xai-|hf_|AKIA|ASIA|ghp_|gho_|ghu_|ghs_|ghr_|github_pat_"
+    r"|glpat-|r8_|pplx-|nvapi-|eyJ|ya29\.|xox[abposr]-"
+)
+# A run of 16+ characters with a digit and a lower-case letter, between underscores, is
+# random key material (Mistral, Together, DeepSeek keys), not a word of a variable name.
+_KEY_RUN = re.compile(r"(?=[A-Za-z0-9]*[0-9])(?=[A-Za-z0-9]*[a-z])[A-Za-z0-9]{16,}")
 
 
 @dataclass(frozen=True)
@@ -215,7 +225,25 @@ def _key_variable(entry: dict[str, object], where: str) -> str | None:
             f"{where}: api_key_env must be the NAME of an environment variable"
             " (letters, digits, _), not the key itself"
         )
+    if looks_like_key(value.strip()):
+        raise ConfigError(
+            f"{where}: api_key_env must be the NAME of an environment variable, but this value"
+            " looks like an API key itself (not shown); export the key as a variable such as"
+            " OPENAI_API_KEY, put that name here, and revoke the key if the file was shared"
+        )
     return value.strip()
+
+
+def looks_like_key(value: str) -> bool:
+    """Whether ``value`` has the shape of an API key or token rather than a variable name.
+
+    Used so that nothing echoes a key pasted where a variable name belongs: a known
+    provider prefix, or a random-looking run (16+ characters mixing digits and lower-case
+    letters) between underscores, which real variable names (``GEMINI_API_KEY``) never have.
+    """
+    return bool(_KEY_PREFIX.match(value)) or any(
+        _KEY_RUN.fullmatch(part) for part in value.split("_")
+    )
 
 
 def _required_text(entry: dict[str, object], key: str, where: str) -> str:

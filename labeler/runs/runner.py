@@ -20,6 +20,7 @@ import asyncio
 import hashlib
 import json
 import random
+import sqlite3
 import threading
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -44,6 +45,7 @@ from labeler.providers.base import (
 )
 from labeler.providers.config import ModelConfig
 from labeler.providers.images import prepare_image
+from labeler.runs import spool
 from labeler.runs.cost import call_cost, estimate_call_cost
 from labeler.runs.parse import Label, ParsedAnswer, parse_answer
 from labeler.store import NewResponse, Project
@@ -197,11 +199,16 @@ def _corpus_digest(corpus: Mapping[str, tuple[str, Sequence[str]]]) -> str:
 
 
 def plan_run(project: Project, request: RunRequest) -> RunPlan:
-    """The calls a run would make, in item × model × condition order, minus finished cells."""
+    """The calls a run would make, in item × model × condition order, minus finished cells.
+
+    Answers spooled because an earlier run could not store them are stored first, so the
+    cells they answer are not asked (and paid for) again.
+    """
     models, conditions, item_ids = request.models, request.conditions, request.item_ids
     bad = [c for c in conditions if c not in CONDITIONS]
     if bad:
         raise LabelerError(f"unknown condition(s) {bad}; use {', '.join(CONDITIONS)}")
+    spool.replay(project)
     if item_ids is None:
         items = [i for i in project.items.list() if i.status != "excluded"]
     else:
@@ -273,15 +280,19 @@ def run(
         plan = plan_run(project, request)
     if not plan.calls:
         return RunSummary(None, 0, 0, plan.skipped, {}, 0.0, False, plan.unrunnable)
-    run_id = project.responses.start_run(
-        {
-            "models": [m.name for m in request.models],
-            "conditions": list(request.conditions),
-            "items": None if request.item_ids is None else list(request.item_ids),
-            "retry_failed": request.retry_failed,
-            "calls": len(plan.calls),
-        }
-    )
+    spool.reserve(project)
+    try:
+        run_id = project.responses.start_run(
+            {
+                "models": [m.name for m in request.models],
+                "conditions": list(request.conditions),
+                "items": None if request.item_ids is None else list(request.item_ids),
+                "retry_failed": request.retry_failed,
+                "calls": len(plan.calls),
+            }
+        )
+    except sqlite3.Error as exc:  # nothing was sent yet: say why and stop
+        raise spool.StoreWriteFailed(spool.store_problem(project, exc)) from exc
     sender = _Sender(
         project,
         plan,
@@ -294,7 +305,11 @@ def run(
     try:
         cancelled = asyncio.run(sender.send_all())
     finally:
-        project.responses.finish_run(run_id)
+        try:
+            project.responses.finish_run(run_id)
+        except sqlite3.Error as exc:  # the same fault that stopped the run, when it did
+            if sender.failure is None:
+                raise spool.StoreWriteFailed(spool.store_problem(project, exc)) from exc
     if sender.failure is not None:
         raise sender.failure
     return RunSummary(
@@ -399,10 +414,12 @@ class _Sender:
         raw text and the reason.
         """
         try:
-            self.project.responses.record(response)
+            self._record(response)
+        except spool.StoreWriteFailed:
+            raise
         except Exception as exc:
             response = unparsed_response(call, result, attempts, self.run_id, exc)
-            self.project.responses.record(response)
+            self._record(response)
         self.done += 1
         self.counts[response.status] += 1
         self.cost += response.cost_usd or 0.0
@@ -410,6 +427,13 @@ class _Sender:
             self.on_progress(
                 RunProgress(len(self.plan.calls), self.done, dict(self.counts), self.cost, response)
             )
+
+    def _record(self, response: NewResponse) -> None:
+        """Store; if the store refuses (disk full, locked, read-only) spool the paid answer."""
+        try:
+            self.project.responses.record(response)
+        except sqlite3.OperationalError as exc:
+            raise spool.keep(self.project, response, exc) from exc
 
 
 async def send_with_retries(

@@ -163,6 +163,10 @@ def _iter_results(path: Path) -> Iterator[dict[str, Any]]:
             row = json.loads(line)
         except json.JSONDecodeError as exc:
             raise ResultsFileError(f"{path}, line {n}: not valid JSON ({exc.msg})") from exc
+        except RecursionError:
+            raise ResultsFileError(f"{path}, line {n}: JSON nested too deeply to read") from None
+        except ValueError as exc:  # e.g. an integer of more than 4300 digits
+            raise ResultsFileError(f"{path}, line {n}: not valid JSON ({exc})") from None
         if not isinstance(row, dict):
             raise ResultsFileError(f"{path}, line {n}: expected a JSON object per line")
         yield row

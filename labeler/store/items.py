@@ -126,6 +126,11 @@ class SourceTable:
         """Every source, oldest first."""
         return [_source(r) for r in self.db.execute("SELECT * FROM sources ORDER BY id")]
 
+    def set_warning(self, source_id: int, warning: str) -> None:
+        """Record (or clear, with ``""``) what is damaged in the source."""
+        with transaction(self.db):
+            self.db.execute("UPDATE sources SET warning = ? WHERE id = ?", (warning, source_id))
+
 
 #: Larger documents are not copied into the project (a 2 GB scan would double the folder).
 MAX_SOURCE_COPY = 512 * 1024 * 1024
@@ -257,6 +262,12 @@ class ItemTable:
             )
         return self.get(item_id)
 
+    def set_warning(self, item_id: str, warning: str) -> Item:
+        """Record (or clear, with ``""``) what looks damaged in the item's figure."""
+        with transaction(self.db):
+            self.db.execute("UPDATE items SET warning = ? WHERE id = ?", (warning, item_id))
+        return self.get(item_id)
+
     def delete(self, item_id: str) -> None:
         """Remove an item with its key and responses."""
         with transaction(self.db):
@@ -379,6 +390,7 @@ def _item(row: sqlite3.Row) -> Item:
         erase_edits=json.loads(row["erase_edits"]),
         created_at=row["created_at"],
         updated_at=row["updated_at"],
+        warning=row["warning"],
     )
 
 

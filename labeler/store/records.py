@@ -41,6 +41,7 @@ class Source:
     title: str
     added_at: str
     copy_asset: str | None = None
+    warning: str = ""  # damage MuPDF repaired on opening (labeler/pdf/damage.py)
 
 
 @dataclass(frozen=True)
@@ -88,6 +89,7 @@ class Item:
     erase_edits: dict[str, Any]
     created_at: str
     updated_at: str
+    warning: str = ""  # its page lost its text or renders blank (labeler/pdf/damage.py)
 
 
 @dataclass(frozen=True)

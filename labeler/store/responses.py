@@ -126,6 +126,16 @@ class ResponseTable:
         )
         return {(r[0], r[1], r[2], r[3]) for r in rows}
 
+    def run_errors(self, run_id: int, limit: int = 3) -> list[tuple[str, str]]:
+        """One run's commonest error texts, with the model that got each, commonest first."""
+        rows = self.db.execute(
+            "SELECT model, error, COUNT(*) AS n FROM responses "
+            "WHERE run_id = ? AND error IS NOT NULL "
+            "GROUP BY model, error ORDER BY n DESC LIMIT ?",
+            (run_id, limit),
+        )
+        return [(r["model"], r["error"]) for r in rows]
+
     def models(self) -> list[str]:
         """Every model with at least one stored response."""
         return [r[0] for r in self.db.execute("SELECT DISTINCT model FROM responses ORDER BY 1")]

@@ -135,11 +135,11 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE key_entries ADD COLUMN alternatives TEXT NOT NULL DEFAULT '[]';
     ALTER TABLE key_entries ADD COLUMN note TEXT NOT NULL DEFAULT '';
     """,
-    # 5: how the parser read an answer (repairs made, drafts skipped); NULL: read as sent
+    # 4: how the parser read an answer (repairs made, drafts skipped); NULL: read as sent
     """
     ALTER TABLE responses ADD COLUMN parse_notes TEXT;
     """,
-    # 8: the residual-label check of each item's question (key names still readable after
+    # 5: the residual-label check of each item's question (key names still readable after
     # erasure) and the curator's recorded override
     """
     CREATE TABLE residual_checks (
@@ -154,9 +154,15 @@ MIGRATIONS: tuple[str, ...] = (
         override_at   TEXT
     );
     """,
-    # 9: the project's own content-addressed copy of each source document (NULL: none kept)
+    # 6: the project's own content-addressed copy of each source document (NULL: none kept)
     """
     ALTER TABLE sources ADD COLUMN copy_asset TEXT;
+    """,
+    # 7: damage MuPDF survived silently, shown to the curator (labeler/pdf/damage.py):
+    # a source MuPDF had to repair, an item whose page lost its text or renders blank
+    """
+    ALTER TABLE sources ADD COLUMN warning TEXT NOT NULL DEFAULT '';
+    ALTER TABLE items ADD COLUMN warning TEXT NOT NULL DEFAULT '';
     """,
 )
 

@@ -41,6 +41,7 @@ def test_add_item_erases_harvests_and_stores_a_figure(tmp_path):
         clip,
         "--subject",
         "human heart",
+        "--json",
     )
     assert out.returncode == 0, out.stderr
     item = json.loads(out.stdout)
@@ -51,6 +52,18 @@ def test_add_item_erases_harvests_and_stores_a_figure(tmp_path):
         stored = project.items.get(item["id"])
         assert project.assets.read(stored.question_asset).startswith(b"\x89PNG")
         assert [s.page_count for s in project.sources.all()] == [8]
+
+
+def test_add_item_says_what_it_stored_in_one_line(tmp_path):
+    from labeler.demo import SAMPLE_BOOK
+    from labeler.samples.book import layout
+
+    labeler("init", str(tmp_path / "p"))
+    out = labeler("add-item", str(tmp_path / "p"), "--pdf", str(SAMPLE_BOOK), "--page", "1")
+    assert out.returncode == 0, out.stderr
+    (line,) = out.stdout.splitlines()
+    assert line.startswith("it-") and "6 labels (vector-text), page 1 clip " in line
+    assert set(line.split(" -> ")[1].split(", ")) == set(layout()[0].spec.key_names)
 
 
 def test_add_item_reports_bad_document_without_traceback(tmp_path):

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from labeler.prompts import build_prompt, needs_image
-from tests.runs.runs_loopback import LoopbackServer, cell_key, ok
+from tests.runs.runs_loopback import LoopbackServer, cell_key, http_error, ok
 from tests.runs.runs_support import KEY_ENV, make_project, models_toml
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -154,3 +154,71 @@ def test_bad_model_output_is_stored_and_never_a_traceback(tmp_path, server):
     statuses = dict(db.execute("SELECT item_id, status FROM responses").fetchall())
     db.close()
     assert statuses == {"heart": "parse_error", "kidney": "parse_error", "valves": "ok"}
+
+
+def test_dry_run_needs_no_api_key(tmp_path, server):
+    make_project(tmp_path / "p").close()
+    toml = models_toml(tmp_path / "models.toml", server.url)
+    out = subprocess.run(
+        labeler_cmd("run", str(tmp_path / "p"), "--models", str(toml), "--dry-run"),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={k: v for k, v in env().items() if k != KEY_ENV},
+    )
+    assert out.returncode == 0, out.stderr
+    assert "calls to make" in out.stdout and "estimated cost $" in out.stdout
+    assert server.seen == []
+
+
+def test_a_run_where_every_call_failed_exits_non_zero_and_says_why(tmp_path, server):
+    make_project(tmp_path / "p").close()
+    server.script("", *[http_error(401)] * 3)  # the provider refuses the key, for every call
+    toml = models_toml(tmp_path / "models.toml", server.url)
+    out = subprocess.run(
+        labeler_cmd(
+            "run",
+            str(tmp_path / "p"),
+            "--models",
+            str(toml),
+            "--model",
+            "t/openai",
+            "--conditions",
+            "told",
+        ),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env=env(**{KEY_ENV: "a-wrong-key"}),
+    )
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert "every call failed" in out.stderr
+    assert "t/openai:" in out.stderr and "401" in out.stderr
+    assert "a-wrong-key" not in out.stderr + out.stdout  # a key is never echoed
+    assert "Traceback" not in out.stderr
+
+
+def test_ctrl_c_says_how_to_resume_and_keeps_what_arrived(tmp_path):
+    make_project(tmp_path / "p").close()
+    with LoopbackServer(latency=0.4) as slow:
+        toml = models_toml(tmp_path / "models.toml", slow.url)
+        args = ("run", str(tmp_path / "p"), "--models", str(toml), "--model", "t/openai")
+        proc = subprocess.Popen(
+            labeler_cmd(*args, "--concurrency", "1"),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+            env=env(),
+        )
+        deadline = time.monotonic() + 60
+        while len(cells(tmp_path / "p" / "project.sqlite")) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, out + err
+    assert "run the same command again" in err and "Traceback" not in err
+    stored = len(cells(tmp_path / "p" / "project.sqlite"))
+    assert 2 <= stored < 12
+    resumed = labeler(*args, "--dry-run")  # what going on would send: only the rest
+    assert resumed.stdout.startswith(f"{12 - stored} calls to make, {stored} cells already")

@@ -51,7 +51,7 @@ def test_the_cli_says_so_without_a_traceback(tmp_path):
     folder = str(tmp_path / "p")
     assert labeler("init", folder, "--no-starter-lexicon").returncode == 0
     add = ("add-item", folder, "--pdf", str(BOOK), "--page", "1")
-    first = labeler(*add)
+    first = labeler(*add, "--json")
     assert first.returncode == 0, first.stderr
     first_id = json.loads(first.stdout)["id"]
     second = labeler(*add)

@@ -165,9 +165,9 @@ def test_retries_honour_retry_after_and_give_up_after_five(project, server, key_
 
 
 def test_slow_answer_times_out_and_is_retried(project, server, key_env, tmp_path):
-    slow = {name: {"timeout_s": 0.5} for name in ("t/openai", "t/anthropic", "t/gemini")}
+    slow = {name: {"timeout_s": 1.0} for name in ("t/openai", "t/anthropic", "t/gemini")}
     for provider in PROVIDERS:
-        server.script("of: the human heart", ok(delay=1.5), provider=provider)
+        server.script("of: the human heart", ok(delay=3.0), provider=provider)
     run(
         project,
         RunRequest(models(tmp_path, server, **slow), ["told"], ["heart"]),

@@ -41,6 +41,7 @@ from labeler.export.exporter import (
     select_items,
 )
 from labeler.store import Project
+from labeler.text.counted import counted
 from ui import workers
 from ui.review.style import tone
 from ui.session import Session
@@ -158,7 +159,10 @@ class ExportDialog(QDialog):
             return  # an older check finished after a newer one started
         self.check_worker, self.check = None, report
         ok = tone(self.palette(), "matched").name()
-        text = f"Valid: {report.n_items} items, {report.n_rows} rows, {report.n_models} models"
+        text = (
+            f"Valid: {counted(report.n_items, 'item')}, {counted(report.n_rows, 'row')}, "
+            f"{counted(report.n_models, 'model')}"
+        )
         if report.new_ids:
             text += f"; {report.new_ids} item(s) will get new public IDs"
         self.validation.setText(f"<span style='color:{ok}'>{html.escape(text)}</span>")

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from labeler.text.counted import counted
 from ui import workers
 from ui.errors import show_error
 from ui.leaderboard.chart import GroundingChart
@@ -233,7 +234,8 @@ class LeaderboardView(QWidget):
             if board.n_stale:
                 skipped += f" · {board.n_stale} stale answers left out (re-run them)"
             self.summary.setText(
-                f"<b>{len(board.rows)} models</b> · {len(board.items)} items · "
+                f"<b>{counted(len(board.rows), 'model')}</b> · "
+                f"{counted(len(board.items), 'item')} · "
                 f"{board.n_answers:,} counted answers{skipped}. "
                 "grounded = told − no-image (points); recited = no-image ÷ told (%)."
             )

@@ -84,7 +84,7 @@ def test_validation_is_shown_before_exporting_and_writes_nothing(dialog, qtbot, 
     project = dialog.session.require_project()
     assert project.db.execute("SELECT COUNT(*) FROM public_ids").fetchone()[0] == 0
     dialog.only_ready.setChecked(True)
-    qtbot.waitUntil(lambda: "Valid: 1 items" in dialog.validation.text(), timeout=20_000)
+    qtbot.waitUntil(lambda: "Valid: 1 item," in dialog.validation.text(), timeout=20_000)
     # a problem is shown before any attempt, with the reason
     project.items.add(NewItem(subject="forgot the key", status="ready"))
     dialog.private.setChecked(True)

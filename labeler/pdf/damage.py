@@ -1,0 +1,89 @@
+"""Damage MuPDF survives silently, turned into warnings a curator sees.
+
+MuPDF repairs a PDF with a broken cross-reference table and opens it as if nothing
+happened; a page whose content stream or fonts are damaged renders blank or loses its
+text without an error. An item made from such a page would look like a clean figure
+with an empty answer key. So the source keeps a warning when MuPDF had to repair it,
+and an item keeps one when its page lost its text or its clip renders blank; both are
+stored (``sources.warning``, ``items.warning``) and shown, never silently accepted.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pymupdf
+
+# Text-showing operators (Tj, TJ, ', ") in a content stream: the page meant to print text.
+_SHOWS_TEXT = re.compile(rb"(?<![A-Za-z])T[jJ](?![A-Za-z])")
+
+
+def source_warning(doc: pymupdf.Document) -> str:
+    """A warning for a source MuPDF had to repair, or ``""``."""
+    if not doc.is_repaired:
+        return ""
+    return (
+        "MuPDF had to repair this PDF (its cross-reference table is damaged), so pages may"
+        " be missing parts; compare the items with the original, or re-save the PDF with"
+        " a viewer or `mutool clean` and add it again"
+    )
+
+
+#: SVG features MuPDF's SVG reader draws wrongly: it fills them black (seen: PyMuPDF 2.0).
+_SVG_UNSUPPORTED = (
+    (re.compile(rb"<style[\s>]"), "CSS style sheets (<style>)"),
+    (re.compile(rb"url\(\s*#"), "gradient or pattern fills (url(#...))"),
+)
+#: Enough of an SVG to find its style sheet and paint servers (they come early).
+_SVG_SCAN = 4 * 1024 * 1024
+
+
+def svg_warning(path: str | Path) -> str:
+    """A warning for an SVG using features MuPDF fills black, or ``""`` (also for non-SVGs).
+
+    A curator would otherwise publish a figure whose parts are black silhouettes and find
+    out from a reviewer. The fix is outside Labeler: convert the SVG to PDF with a full SVG
+    renderer (Inkscape, rsvg-convert) and add the PDF instead.
+    """
+    path = Path(path)
+    if path.suffix.lower() != ".svg":
+        return ""
+    with path.open("rb") as fh:
+        head = fh.read(_SVG_SCAN)
+    found = [what for pattern, what in _SVG_UNSUPPORTED if pattern.search(head)]
+    if not found:
+        return ""
+    return (
+        f"this SVG uses {' and '.join(found)}, which MuPDF draws black, so parts of the figure"
+        " may be black shapes; convert it to PDF with Inkscape or rsvg-convert and add the PDF"
+    )
+
+
+def item_warning(page: pymupdf.Page, original_png: bytes) -> str:
+    """A warning when ``page`` lost its text or the item's original clip renders blank."""
+    problems = []
+    if _lost_text(page):
+        problems.append("its page shows text in its content but none can be read (damaged fonts)")
+    if _blank(original_png):
+        problems.append("its clip renders blank (damaged or empty content)")
+    if not problems:
+        return ""
+    return "; ".join(problems) + "; check the figure against the original before using it"
+
+
+def _lost_text(page: pymupdf.Page) -> bool:
+    """The content shows text, but what MuPDF reads has no letter or digit (a missing
+    font program, a ToUnicode map sending every code to U+FFFD)."""
+    shows_text = _SHOWS_TEXT.search(page.read_contents())
+    return bool(shows_text) and not any(c.isalnum() for c in page.get_text("text"))
+
+
+def _blank(png: bytes) -> bool:
+    import numpy as np
+    from PIL import Image
+
+    with Image.open(io.BytesIO(png)) as img:
+        pixels = np.asarray(img.convert("L"))
+    return pixels.size == 0 or int(pixels.max()) - int(pixels.min()) < 8
