@@ -91,7 +91,7 @@ def add_item_from_document(
                 item,
                 source_id=source.id,
                 page=page,
-                clip=tuple(result.clip),
+                clip=result.clip,
                 question_png=result.question_png,
                 answer_png=result.answer_png,
                 question_pdf=result.question_pdf,
@@ -113,7 +113,7 @@ def default_clip(doc: Any, page: int) -> Box | None:
     if not doc.is_pdf:
         return None  # an image or SVG is the figure
     candidates = propose_figures(doc, page)
-    return tuple(candidates[0].clip) if candidates else None
+    return candidates[0].clip if candidates else None
 
 
 #: Regions overlapping this much (intersection over union) are the same figure.

@@ -65,7 +65,7 @@ def scan_document(
                 on_page(done, len(wanted))
         return found
     finally:
-        doc.close()
+        doc.close()  # type: ignore[no-untyped-call]  # pymupdf leaves close() unannotated
 
 
 def page_candidates(doc: Any, page: int) -> list[Candidate]:
@@ -82,7 +82,7 @@ def page_candidates(doc: Any, page: int) -> list[Candidate]:
     pictures = image_boxes(target)
     found = []
     for proposal in proposals:
-        clip = tuple(proposal.clip)
+        clip = proposal.clip
         raster = any(overlaps(p, clip) and _share(p, clip) > 0.5 for p in pictures)
         spans = [s for s in text_spans(target, clip) if s.plausible]
         groups = [

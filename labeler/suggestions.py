@@ -110,7 +110,11 @@ def _rank(
             continue
         for pred in result.unmatched_pred:
             p = normalize(pred)
-            best = max(result.missed_key, key=lambda k, p=p: (ratio(p, normalize(k)), k))
+
+            def closeness(k: str, p: str = p) -> tuple[float, str]:
+                return (ratio(p, normalize(k)), k)
+
+            best = max(result.missed_key, key=closeness)
             if lexicon is not None and lexicon.distinct(pred, best):
                 continue
             slot = evidence.setdefault(

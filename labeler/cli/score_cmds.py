@@ -5,7 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from labeler.lexicon import Lexicon
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -118,7 +121,7 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
-def _project_frame(args: argparse.Namespace):
+def _project_frame(args: argparse.Namespace) -> tuple[Any, Lexicon]:  # (DataFrame, ...)
     """A project's counted cells as a results frame, and its lexicon (for the audits).
 
     The cells are :func:`labeler.results.counted_results`: the rule every view

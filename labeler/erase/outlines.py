@@ -132,11 +132,12 @@ def erase_outlines(page: pymupdf.Page, line_boxes: Iterable[Box]) -> int:
             free.append(rect)
     for rects in passes:
         for rect in rects:
-            page.add_redact_annot(pymupdf.Rect(rect), fill=False, cross_out=False)
+            # pymupdf takes fill=False (no fill) but annotates ``fill`` as a colour sequence only
+            page.add_redact_annot(pymupdf.Rect(rect), fill=False, cross_out=False)  # type: ignore[arg-type]
         redact.apply(
             page,
-            images=pymupdf.PDF_REDACT_IMAGE_NONE,
-            graphics=pymupdf.PDF_REDACT_LINE_ART_REMOVE_IF_COVERED,
-            text=pymupdf.PDF_REDACT_TEXT_NONE,
+            images=pymupdf.mupdf.PDF_REDACT_IMAGE_NONE,
+            graphics=pymupdf.mupdf.PDF_REDACT_LINE_ART_REMOVE_IF_COVERED,
+            text=pymupdf.mupdf.PDF_REDACT_TEXT_NONE,
         )
     return len(passes)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import pymupdf
@@ -20,7 +21,6 @@ from labeler.erase.mask import Stroke, stroke_mask
 from labeler.erase.outlines import erase_outlines, glyph_lines
 from labeler.erase.raster_path import (
     Hit,
-    PixelBox,
     Raster,
     hits_in,
     name_outline_lines,
@@ -36,7 +36,15 @@ from labeler.harvest.group import join_lines
 from labeler.pdf.content import Drawing, TextSpan, image_boxes, text_spans
 from labeler.pdf.content import drawings as page_drawings
 from labeler.pdf.document import render_pixmap
-from labeler.pdf.geometry import Box, first_containing, grown, merge_overlapping
+from labeler.pdf.geometry import (
+    Box,
+    PixelBox,
+    as_box,
+    first_containing,
+    grown,
+    merge_overlapping,
+    rect_box,
+)
 from labeler.pdf.limits import check_clip, check_page_boxes, check_pixels
 
 PATCH_JOIN = 24.0  # points: changed regions closer than this are re-rendered together
@@ -61,8 +69,13 @@ class Figure:
 
     def _raster(self) -> Raster:
         if self.raster is None:
-            self.raster = Raster.from_pixmap(self.answer, self.dpi)
+            self.raster = Raster.from_pixmap(self._answer(), self.dpi)
         return self.raster
+
+    def _answer(self) -> pymupdf.Pixmap:
+        """The render of the original clip (made by :meth:`harvest`)."""
+        assert self.answer is not None, "harvest() renders the clip first"
+        return self.answer
 
     def _hits(self) -> list[Hit]:
         """OCR of the original clip render, done at most once and only when needed."""
@@ -74,7 +87,7 @@ class Figure:
         """Find every label in the clip and decide what is erased, kept or keyed."""
         # annotations are a reader's marks, not the figure (and are not copied for erasing)
         self.answer = render_pixmap(self.source, self.dpi, self.area, annots=False)
-        clip = tuple(self.area)
+        clip = rect_box(self.area)
         leaders = LeaderIndex(self.drawings)
         fragments = fragments_from_spans([s for s in self.spans if s.plausible])
         outline = glyph_lines(self.drawings, clip)
@@ -161,7 +174,7 @@ class Figure:
         )
         wpage = work[0]
         erased = [g for g in self.groups if g.marker is None]
-        parts = {"vector": [], "outline": [], "ocr": []}
+        parts: dict[str, list[Any]] = {"vector": [], "outline": [], "ocr": []}
         for group in erased:
             for line in group.lines:
                 parts[line.kind].extend(line.parts)
@@ -181,7 +194,7 @@ class Figure:
         labels = [
             HarvestedLabel(
                 text="" if g.marker else g.text,
-                bbox=tuple(round(v, 2) for v in g.bbox),
+                bbox=as_box(round(v, 2) for v in g.bbox),
                 kind=g.kind,
                 anchor=g.anchor or anchors.get(id(g)),
                 marker=g.marker,
@@ -192,11 +205,11 @@ class Figure:
         methods += ["mask"] * bool(strokes)
         return EraseResult(
             question=Image(rgb),
-            answer=Image(self.answer),
+            answer=Image(self._answer()),
             question_document=work,
             labels=labels,
             method="+".join(methods) or "none",
-            clip=tuple(self.area),
+            clip=rect_box(self.area),
             dpi=self.dpi,
             kept=[t for t in self.kept if t],
         )
@@ -216,7 +229,8 @@ class Figure:
         regions = [r for r in regions if not r.is_empty]
         if sum(r.width * r.height for r in regions) > 0.5 * self.area.width * self.area.height:
             regions = [self.area]
-        ox, oy = self.answer.x, self.answer.y
+        answer = self._answer()
+        ox, oy = answer.x, answer.y
         raster = self._raster()
         if not regions:
             return rgb
@@ -325,9 +339,9 @@ def erase(
         source=source,
         area=area,
         dpi=dpi,
-        spans=text_spans(source, tuple(area)),
-        drawings=page_drawings(source, tuple(area)),
-        images=image_boxes(source, tuple(area)),
+        spans=text_spans(source, rect_box(area)),
+        drawings=page_drawings(source, rect_box(area)),
+        images=image_boxes(source, rect_box(area)),
     )
     figure.harvest(
         keep=list(edits.keep), extra=list(edits.extra_boxes), removed=list(edits.removed_boxes)

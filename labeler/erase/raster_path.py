@@ -70,11 +70,12 @@ def read_all(raster: Raster) -> list[Hit]:
     """
     from labeler.erase.ocr import read_text
 
-    found = []
+    found: list[Hit] = []
     for hit in read_text(np.ascontiguousarray(raster.rgb)):
         text = strip_line_marks(" ".join(str(hit.text).split()))
         if text:
-            found.append((text, tuple(round(float(v)) for v in hit.bbox)))
+            x0, y0, x1, y1 = (round(float(v)) for v in hit.bbox)
+            found.append((text, (x0, y0, x1, y1)))
     return found
 
 

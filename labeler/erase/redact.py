@@ -25,10 +25,13 @@ def add_quads(page: pymupdf.Page, rects: Sequence[pymupdf.Rect]) -> None:
     """
     if not rects:
         return
-    annot = page.add_redact_annot(rects[0], fill=False, cross_out=False)
+    # pymupdf takes fill=False (no fill) but annotates ``fill`` as a colour sequence only
+    annot = page.add_redact_annot(rects[0], fill=False, cross_out=False)  # type: ignore[arg-type]
     mupdf = pymupdf.mupdf
     for rect in rects:
-        mupdf.pdf_add_annot_quad_point(annot.this, mupdf.FzQuad(mupdf.FzRect(*rect)))
+        mupdf.pdf_add_annot_quad_point(
+            annot.this, mupdf.FzQuad(mupdf.FzRect(rect.x0, rect.y0, rect.x1, rect.y1))
+        )
 
 
 def apply(page: pymupdf.Page, *, images: int, graphics: int, text: int) -> None:
@@ -58,8 +61,8 @@ def strip_outside(page: pymupdf.Page, clip: Sequence[float], margin: float = 0.5
     add_quads(page, [r for r in outside if not r.is_empty])
     apply(
         page,
-        images=pymupdf.PDF_REDACT_IMAGE_NONE,
-        graphics=pymupdf.PDF_REDACT_LINE_ART_REMOVE_IF_COVERED,
-        text=pymupdf.PDF_REDACT_TEXT_REMOVE,
+        images=pymupdf.mupdf.PDF_REDACT_IMAGE_NONE,
+        graphics=pymupdf.mupdf.PDF_REDACT_LINE_ART_REMOVE_IF_COVERED,
+        text=pymupdf.mupdf.PDF_REDACT_TEXT_REMOVE,
     )
     page.set_cropbox(crop)

@@ -56,8 +56,8 @@ def erase_vector_text(page: pymupdf.Page, parts: Iterable[tuple[TextSpan, Sequen
         redact.add_quads(page, rects)
         redact.apply(
             page,
-            images=pymupdf.PDF_REDACT_IMAGE_NONE,
-            graphics=pymupdf.PDF_REDACT_LINE_ART_NONE,
-            text=pymupdf.PDF_REDACT_TEXT_REMOVE,
+            images=pymupdf.mupdf.PDF_REDACT_IMAGE_NONE,
+            graphics=pymupdf.mupdf.PDF_REDACT_LINE_ART_NONE,
+            text=pymupdf.mupdf.PDF_REDACT_TEXT_REMOVE,
         )
     return count

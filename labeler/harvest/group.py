@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from labeler.harvest.anchors import Leader, LeaderIndex
 from labeler.harvest.fragments import HORIZONTAL, Fragment
 from labeler.harvest.markers import excluded_reason, marker_letter
-from labeler.pdf.content import Box, Point
+from labeler.pdf.geometry import Box, Point
 
 LINE_GAP = 0.5  # × font size: larger vertical gaps separate labels
 ALIGN = 0.8  # × font size: tolerance for left/right/centre alignment

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import pymupdf
 
-from labeler.pdf.geometry import Box, Point, center_in, grown, overlaps, union
+from labeler.pdf.geometry import Box, Point, center_in, grown, overlaps, rect_box, union
 
 # rawdict without embedded image bytes: images are listed separately and cheaply.
 TEXT_FLAGS = pymupdf.TEXTFLAGS_RAWDICT & ~pymupdf.TEXT_PRESERVE_IMAGES
@@ -111,13 +111,13 @@ def text_spans(page: pymupdf.Page, clip: Box | None = None) -> list[TextSpan]:
 def image_boxes(page: pymupdf.Page, clip: Box | None = None) -> list[Box]:
     """Boxes (points) where raster images are shown, cut to ``clip``."""
     area = pymupdf.Rect(clip) if clip is not None else page.rect
-    boxes = []
+    boxes: list[Box] = []
     if not page.get_images(full=False):  # cheap resource listing: skip the layout pass
         return boxes
     for info in page.get_image_info():
         box = pymupdf.Rect(info["bbox"]) & area
         if not box.is_empty:
-            boxes.append(tuple(box))
+            boxes.append(rect_box(box))
     return boxes
 
 
@@ -128,7 +128,7 @@ def drawings(page: pymupdf.Page, clip: Box | None = None) -> list[Drawing]:
     faster than ``get_drawings`` on busy pages.
     """
     area = tuple(clip) if clip is not None else tuple(page.rect)
-    found = []
+    found: list[Drawing] = []
     for d in page.get_cdrawings():
         rect = tuple(d["rect"])
         if not overlaps(rect, area):

@@ -126,7 +126,8 @@ def get_page(doc: pymupdf.Document, page: int) -> pymupdf.Page:
 @guarded("reading its page sizes")
 def page_sizes(doc: pymupdf.Document) -> list[tuple[float, float]]:
     """Width and height in points of every page, without rendering anything."""
-    return [(p.rect.width, p.rect.height) for p in doc]
+    # pymupdf's Document iterates through __getitem__/__len__, which mypy does not see
+    return [(p.rect.width, p.rect.height) for p in doc]  # type: ignore[attr-defined]
 
 
 def render_pixmap(

@@ -10,10 +10,25 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from typing import TypeVar
+
+import pymupdf
 
 Box = tuple[float, float, float, float]  # PDF points, top-left origin
 PixelBox = tuple[int, int, int, int]  # pixels of a rendered image
 Point = tuple[float, float]
+AnyBox = TypeVar("AnyBox", bound=Sequence[float])
+
+
+def as_box(values: Iterable[float]) -> Box:
+    """The four numbers ``values`` (a list, a tuple, a row) as a :data:`Box` tuple."""
+    x0, y0, x1, y1 = values
+    return (x0, y0, x1, y1)
+
+
+def rect_box(rect: pymupdf.Rect) -> Box:
+    """A pymupdf rectangle as a :data:`Box` tuple (what ``tuple(rect)`` gives)."""
+    return (rect.x0, rect.y0, rect.x1, rect.y1)
 
 
 def union(boxes: Iterable[Sequence[float]]) -> Box:
@@ -37,9 +52,7 @@ def center_in(box: Sequence[float], area: Sequence[float]) -> bool:
     return area[0] <= cx <= area[2] and area[1] <= cy <= area[3]
 
 
-def first_containing(
-    box: Sequence[float], areas: Iterable[Sequence[float]]
-) -> Sequence[float] | None:
+def first_containing(box: Sequence[float], areas: Iterable[AnyBox]) -> AnyBox | None:
     """The first of ``areas`` holding the centre of ``box``, or None."""
     return next((a for a in areas if center_in(box, a)), None)
 
@@ -68,7 +81,7 @@ def merge_overlapping(boxes: Iterable[Sequence[float]]) -> list[Box]:
     """Replace every group of overlapping boxes by their union."""
     merged: list[Box] = []
     for box in boxes:
-        current = tuple(box)
+        current = as_box(box)
         while (other := next((m for m in merged if overlaps(m, current)), None)) is not None:
             merged.remove(other)
             current = union([current, other])

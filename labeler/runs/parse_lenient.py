@@ -78,9 +78,12 @@ class Reading:
     token_limit: bool = False
 
 
+_Container = dict[str, object] | list[object]  # a JSON object or array being read
+
+
 @dataclass
 class _Frame:
-    container: dict | list
+    container: _Container
     key: str | None = None  # obj: the key read so far
     colon: bool = False  # obj: the key's ':' was seen
     comma: bool = False  # the last token was ','
@@ -227,7 +230,8 @@ def _decode(body: str, out: Value) -> str:
     if "\\" not in body:
         return body  # nothing to decode: the common case, at no cost
     try:
-        return _DECODER.decode(f'"{body}"')
+        text: str = _DECODER.decode(f'"{body}"')
+        return text
     except json.JSONDecodeError:
         out.repairs.add("invalid escapes kept as written")
         return body
@@ -286,7 +290,7 @@ def _close(stack: list[_Frame], ch: str, out: Value) -> bool:
     return False
 
 
-def _attach(parent: _Frame, container: dict | list, out: Value) -> None:
+def _attach(parent: _Frame, container: _Container, out: Value) -> None:
     if isinstance(parent.container, list):
         _check_comma(parent, out)
         parent.container.append(container)

@@ -13,6 +13,7 @@ A description after a spaced dash, a colon or in trailing brackets is the locati
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)])\s+(?P<rest>.*)$")
@@ -97,7 +98,7 @@ def _marker_lines(lines: list[str]) -> list[TextLabel]:
     return _labels(line for line in lines if _MARKER_LINE.match(line))
 
 
-def _labels(texts) -> list[TextLabel]:
+def _labels(texts: Iterable[str]) -> list[TextLabel]:
     labels = [_label(text) for text in texts]
     return [label for label in labels if label is not None]
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pymupdf
 
+from labeler.pdf.geometry import as_box, rect_box
 from labeler.samples.figures import FIGURES, FigureSpec, Label
 
 PAGE_W, PAGE_H = 595, 842
@@ -41,7 +42,7 @@ class PlacedFigure:
 def layout(figures: Sequence[FigureSpec] = FIGURES, repeat: int = 1) -> list[PlacedFigure]:
     """Where each figure goes: one per page, in order (no drawing; cheap)."""
     return [
-        PlacedFigure(n, tuple(round(v, 2) for v in _figure_clip(spec)), spec)
+        PlacedFigure(n, as_box(round(v, 2) for v in rect_box(_figure_clip(spec))), spec)
         for n, spec in enumerate(list(figures) * repeat, start=1)
     ]
 

@@ -30,7 +30,7 @@ def check_rules(rules: str) -> Rules:
     """``rules`` itself when it names a rule set; otherwise an actionable error."""
     if rules not in RULES:
         raise UnknownRulesError(f"unknown scoring rules {rules!r}: use one of {', '.join(RULES)}")
-    return rules  # type: ignore[return-value]
+    return rules
 
 
 def scoring_version(rules: str = DEFAULT_RULES) -> str:

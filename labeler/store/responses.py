@@ -36,7 +36,7 @@ class ResponseTable:
             cur = self.db.execute(
                 "INSERT INTO runs(started_at, config_json) VALUES (?, ?)", (now(), dumps(config))
             )
-        return int(cur.lastrowid)
+        return _inserted_id(cur)
 
     def finish_run(self, run_id: int) -> None:
         """Stamp a run as finished."""
@@ -49,7 +49,8 @@ class ResponseTable:
             raise LabelerError(f"unknown response status {response.status!r}")
         values = dataclasses.asdict(response)
         values.update(values.pop("usage"))  # one column per token count
-        columns, params = [], []
+        columns: list[str] = []
+        params: list[Any] = []
         for name, value in values.items():
             if name in _JSON_COLUMNS:
                 columns.append(_JSON_COLUMNS[name])
@@ -71,7 +72,7 @@ class ResponseTable:
                 "(SELECT subject, question_asset FROM items WHERE id = ?) WHERE id = ?",
                 (response.item_id, cur.lastrowid),
             )
-        return int(cur.lastrowid)
+        return _inserted_id(cur)
 
     def latest(
         self,
@@ -156,3 +157,9 @@ def _response(row: sqlite3.Row) -> Response:
     data["settings"] = json.loads(data.pop("settings_json"))
     data["parse_ok"] = bool(data["parse_ok"])
     return Response(**data)
+
+
+def _inserted_id(cur: sqlite3.Cursor) -> int:
+    """The id of the row an INSERT on ``cur`` made (sqlite3 types ``lastrowid`` as optional)."""
+    assert cur.lastrowid is not None, "an INSERT sets lastrowid"
+    return int(cur.lastrowid)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import csv
 import sys
 from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -308,7 +309,9 @@ def main(ontology_dir: Path) -> int:
     return 1 if issues else 0
 
 
-def _write(path: Path, header: tuple[str, ...], rows: list, delimiter: str = ",") -> None:
+def _write(
+    path: Path, header: tuple[str, ...], rows: Iterable[Sequence[str]], delimiter: str = ","
+) -> None:
     with path.open("w", encoding="utf-8", newline="") as f:
         writer = csv.writer(f, delimiter=delimiter, lineterminator="\n")
         writer.writerow(header)
