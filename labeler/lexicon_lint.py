@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from labeler.lexicon import Lexicon, LexiconRow
-from labeler.scoring.normalize import normalize
-from labeler.scoring.plurals import name_forms
+from labeler.text.normalize import normalize
+from labeler.text.plurals import name_forms
 
 IssueKind = Literal["two_groups", "contradiction", "self_synonym"]
 

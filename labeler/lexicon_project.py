@@ -21,9 +21,9 @@ from pathlib import Path
 from labeler.errors import ConfigError
 from labeler.lexicon import Lexicon, LexiconRow, load_starter
 from labeler.lexicon_lint import LintIssue, lint_lexicon
-from labeler.scoring.normalize import normalize
-from labeler.scoring.plurals import name_forms
 from labeler.store import Project
+from labeler.text.normalize import normalize
+from labeler.text.plurals import name_forms
 
 Row = tuple[str, str, str]
 

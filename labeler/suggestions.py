@@ -33,8 +33,8 @@ from typing import TYPE_CHECKING
 from rapidfuzz.fuzz import ratio
 
 from labeler.scoring.match import score_names
-from labeler.scoring.normalize import normalize
-from labeler.scoring.plurals import name_forms
+from labeler.text.normalize import normalize
+from labeler.text.plurals import name_forms
 
 if TYPE_CHECKING:
     from labeler.lexicon import Lexicon

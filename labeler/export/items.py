@@ -24,9 +24,9 @@ from labeler.lexicon import Lexicon, LexiconRow
 from labeler.prompts import CONDITIONS
 from labeler.results import ItemFlags, ScoredCell, key_names, project_lexicon
 from labeler.scoring import score_names
-from labeler.scoring.normalize import normalize
-from labeler.scoring.plurals import name_forms
 from labeler.store import Item, KeyEntry, Project
+from labeler.text.normalize import normalize
+from labeler.text.plurals import name_forms
 
 
 class LexiconTerms:

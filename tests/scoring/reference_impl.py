@@ -25,8 +25,8 @@ from labeler.scoring.match import (
     NameScore,
     _empty_index,
 )
-from labeler.scoring.normalize import normalize
-from labeler.scoring.plurals import name_forms
+from labeler.text.normalize import normalize
+from labeler.text.plurals import name_forms
 
 if TYPE_CHECKING:
     from labeler.lexicon import Lexicon, _Index

@@ -6,8 +6,8 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QFont
 
 from labeler.lexicon import Lexicon, LexiconRow, SynonymGroup
-from labeler.scoring.normalize import normalize
 from labeler.suggestions import Suggestion
+from labeler.text.normalize import normalize
 
 Index = QModelIndex | QPersistentModelIndex
 Row = tuple[str, str, str]

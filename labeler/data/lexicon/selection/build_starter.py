@@ -31,8 +31,8 @@ from pathlib import Path
 
 from labeler.lexicon import Lexicon
 from labeler.lexicon_lint import lint_lexicon
-from labeler.scoring.normalize import normalize
-from labeler.scoring.plurals import name_forms
+from labeler.text.normalize import normalize
+from labeler.text.plurals import name_forms
 
 HERE = Path(__file__).resolve().parent
 OUT = HERE.parent / "biology.csv"

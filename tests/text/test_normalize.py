@@ -2,8 +2,8 @@
 
 import pytest
 
-from labeler.scoring.normalize import normalize
-from labeler.scoring.plurals import name_forms
+from labeler.text.normalize import normalize
+from labeler.text.plurals import name_forms
 
 
 @pytest.mark.parametrize(
