@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 
 from labeler.errors import LabelerError
 
@@ -44,22 +45,22 @@ def _ranges(text: str) -> list[int]:
     return numbers
 
 
-def _pages(text: str) -> list[int]:
-    try:
-        return _ranges(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"--pages needs page numbers like 10-40 or 3,7,9 (1-based), not {text!r}"
-        ) from None
+def _ranges_type(option: str, what: str, example: str) -> Callable[[str], list[int]]:
+    """An argparse type for ``option``: numbers and ranges, or a message saying what it needs."""
+
+    def parse(text: str) -> list[int]:
+        try:
+            return _ranges(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{option} needs {what} like {example}, not {text!r}"
+            ) from None
+
+    return parse
 
 
-def _numbers(text: str) -> list[int]:
-    try:
-        return _ranges(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"--only needs candidate numbers like 1,4-6, not {text!r}"
-        ) from None
+_pages = _ranges_type("--pages", "page numbers", "10-40 or 3,7,9 (1-based)")
+_numbers = _ranges_type("--only", "candidate numbers", "1,4-6")
 
 
 def _scan(args: argparse.Namespace) -> int:
