@@ -36,6 +36,7 @@ from ui.session import Session
 from ui.settings import app_settings, recent_projects, remember_project
 from ui.shortcuts import ShortcutRegistry, ShortcutsDialog
 from ui.theme import THEMES, apply_theme
+from ui.welcome import WelcomePage
 
 # name -> (sidebar title, "module:Class"). Each class takes (session, parent=None).
 VIEWS: dict[str, tuple[str, str]] = {
@@ -98,7 +99,9 @@ class MainWindow(QMainWindow):
             self.sidebar.addItem(item)
             self.views[name] = self._make_view(title, target)
             self.stack.addWidget(self.views[name])
-        self.sidebar.currentRowChanged.connect(self.stack.setCurrentIndex)
+        self.welcome = WelcomePage(self.new_project, self.choose_project, self.open_project, self)
+        self.stack.addWidget(self.welcome)  # shown until a project is open
+        self.sidebar.currentRowChanged.connect(self._show_row)
         self.sidebar.setStyleSheet(
             "QListWidget#sidebar { background: palette(base); border: none;"
             " border-right: 1px solid palette(mid); padding-top: 10px; outline: 0; }"
@@ -123,6 +126,7 @@ class MainWindow(QMainWindow):
         self.session.project_opened.connect(self._on_project_opened)
         self._build_menus()
         self.restore_state()
+        self._show_row(self.sidebar.currentRow())
 
     # -- views ---------------------------------------------------------------
 
@@ -141,6 +145,13 @@ class MainWindow(QMainWindow):
         if name not in VIEWS:
             raise ValueError(f"unknown view {name!r}; choose from {', '.join(VIEWS)}")
         self.sidebar.setCurrentRow(list(VIEWS).index(name))
+
+    def _show_row(self, row: int) -> None:
+        """The view of the sidebar's row, or the welcome page while no project is open."""
+        if self.session.project is None:
+            self.stack.setCurrentWidget(self.welcome)
+        else:
+            self.stack.setCurrentIndex(max(row, 0))
 
     def current_view_name(self) -> str:
         """The name of the view on screen."""
@@ -297,6 +308,7 @@ class MainWindow(QMainWindow):
 
     def _on_project_opened(self) -> None:
         project = self.session.require_project()
+        self._show_row(self.sidebar.currentRow())
         remember_project(project.folder)
         self.setWindowTitle(f"{project.name} — Labeler")
         self.project_label.setText(f"{project.name}  ·  {project.folder}")

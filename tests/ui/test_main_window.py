@@ -41,6 +41,8 @@ def test_window_geometry_view_and_panels_are_restored(qtbot, project_dir: Path):
     qtbot.waitExposed(second)
     assert (second.width(), second.height()) == (960, 650)
     assert second.current_view_name() == "run"
+    assert second.stack.currentWidget() is second.welcome  # no project yet: the welcome page
+    second.session.open(project_dir)
     second.show_view("curate")
     qtbot.waitUntil(lambda: second.views["curate"].splitter.sizes() == sizes)
     assert recent_projects() == [str(project_dir.resolve())]
