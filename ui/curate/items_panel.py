@@ -91,8 +91,9 @@ class ItemsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole and column != "Subject":
             return int(Qt.AlignmentFlag.AlignCenter)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return (
-                f"{item.id} · tier {item.tier} · pattern {item.pattern} · page {item.page or '–'}"
+            return (  # the whole subject first: the column elides long ones
+                f"{item.subject or '(no subject)'}\n{item.id} · tier {item.tier} · "
+                f"pattern {item.pattern} · page {item.page or '–'}"
             )
         return None
 
