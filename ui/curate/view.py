@@ -11,6 +11,7 @@ the core says one is needed (:class:`~labeler.errors.PasswordRequired`).
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QSettings, Qt
@@ -28,10 +29,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from labeler.curation import key_from_labels
+from labeler.curation import item_warnings, key_from_labels
 from labeler.erase import EraseResult
 from labeler.erase.edits import EraseEdits
 from labeler.errors import LabelerError, PasswordRequired
+from labeler.store import Project
 from labeler.store.records import Box, Item, KeyEntry
 from ui import workers
 from ui.curate import documents
@@ -58,6 +60,15 @@ class Draft:
     path: str
     page: int
     figure: Figure
+
+
+def _warnings_html(project: Project, item: Item) -> str:
+    """Damage MuPDF survived and key text still readable, as lines under the heading."""
+    lines = [f"⚠ {w}" for w in item_warnings(project, item)]
+    check = project.residual_checks.get(item.id)
+    if check is not None and check.readable and not check.override_why:
+        lines.append("⚠ key text still readable in the question: " + ", ".join(check.readable))
+    return "".join(f"<br><span style='color:#c2410c'>{html.escape(x)}</span>" for x in lines)
 
 
 class CurateView(QWidget):
@@ -469,7 +480,8 @@ class CurateView(QWidget):
             self.key.load(list(self.draft.figure.key), self._draft_key_setter(self.draft.serial))
         elif self.item is not None and project is not None:
             self.heading.setText(
-                f"<b>{self.item.subject or 'Item'}</b> · page {self.item.page or '–'}"
+                f"<b>{html.escape(self.item.subject or 'Item')}</b> · page {self.item.page or '–'}"
+                + _warnings_html(project, self.item)
             )
             self.form.show_item(self.item)
             self.key.load(

@@ -1,0 +1,39 @@
+"""Curate shows, under the item's heading, what is wrong with it: damage and readable key text."""
+
+from __future__ import annotations
+
+from labeler.curation import add_item_from_document
+from labeler.erase.edits import EraseEdits
+from labeler.store import KeyEntry
+from tests.paths import EXTERNAL_FIGURES
+from tests.ui.gui_helpers import FIGURE_CLIP, wait_idle, write_cell_pdf
+
+
+def test_an_svg_mupdf_draws_black_is_flagged_in_the_heading(qtbot, window):
+    project = window.session.require_project()
+    item = add_item_from_document(project, EXTERNAL_FIGURES / "bone-cross-section.svg", 1)
+    window.session.items_changed.emit()
+    view = window.views["curate"]
+    view.items.select_item(item.id)
+    wait_idle(qtbot)
+    assert "gradient or pattern fills" in view.heading.text()
+
+
+def test_readable_key_text_is_flagged_in_the_heading(qtbot, window, tmp_path):
+    project = window.session.require_project()
+    pdf = write_cell_pdf(tmp_path / "kept.pdf")
+    probe = add_item_from_document(project, pdf, 2, FIGURE_CLIP)
+    label = project.items.key(probe.id)[0]
+    project.items.delete(probe.id)
+    item = add_item_from_document(
+        project, pdf, 2, FIGURE_CLIP, edits=EraseEdits(keep=(label.bbox,))
+    )
+    project.items.set_key(item.id, [KeyEntry(label.name)])
+    from labeler.readiness import check_residual_labels
+
+    check_residual_labels(project, item.id)
+    window.session.items_changed.emit()
+    view = window.views["curate"]
+    view.items.select_item(item.id)
+    wait_idle(qtbot)
+    assert f"key text still readable in the question: {label.name}" in view.heading.text()
