@@ -37,26 +37,40 @@ class SpendingCap:
     """Dollars answered plus dollars estimated for calls in flight, against ``cap_usd``.
 
     A call is sent only if the answered spend, the estimates of the calls still in flight
-    and its own estimate together stay within the cap; once one call would not fit, the
-    run sends nothing more (``reached``), so what is left over is under one call's cost
-    whenever the estimate is close to the truth.
+    and its own estimate together stay within the cap. When it does not fit while other
+    calls are in flight, it waits for their actual costs (estimates run high) and asks
+    again; once it does not fit with nothing in flight, the run sends nothing more
+    (``reached``). So the spend never passes the cap, and what is left under it is less
+    than the one estimated call that did not fit.
     """
 
     def __init__(self, cap_usd: float) -> None:
         self.cap_usd = cap_usd
         self.answered_usd = 0.0
         self.in_flight_usd = 0.0
+        self.in_flight = 0
         self.reached = False
+        self._changed = asyncio.Condition()
 
-    def claim(self, estimate_usd: float) -> bool:
-        """Reserve ``estimate_usd`` for a call about to be sent; False when it would not fit."""
-        if self.reached or self.answered_usd + self.in_flight_usd + estimate_usd > self.cap_usd:
-            self.reached = True
+    async def claim(self, estimate_usd: float) -> bool:
+        """Reserve ``estimate_usd`` for a call about to be sent; False once the cap is reached."""
+        async with self._changed:
+            while not self.reached:
+                if self.answered_usd + self.in_flight_usd + estimate_usd <= self.cap_usd:
+                    self.in_flight_usd += estimate_usd
+                    self.in_flight += 1
+                    return True
+                if not self.in_flight:
+                    self.reached = True
+                    self._changed.notify_all()
+                    break
+                await self._changed.wait()
             return False
-        self.in_flight_usd += estimate_usd
-        return True
 
-    def settle(self, estimate_usd: float, actual_usd: float) -> None:
+    async def settle(self, estimate_usd: float, actual_usd: float) -> None:
         """Replace a sent call's reservation by what it actually cost."""
-        self.in_flight_usd -= estimate_usd
-        self.answered_usd += actual_usd
+        async with self._changed:
+            self.in_flight_usd -= estimate_usd
+            self.in_flight -= 1
+            self.answered_usd += actual_usd
+            self._changed.notify_all()

@@ -425,7 +425,7 @@ class _Sender:
             estimate = 0.0
             if self.cap is not None:
                 estimate = estimate_call_cost(call.model, call.prompt, call.image) or 0.0
-                if not self.cap.claim(estimate):
+                if not await self.cap.claim(estimate):
                     return
             request = CallRequest(
                 call.prompt, call.image, call.item_id, call.subject, call.condition
@@ -436,7 +436,7 @@ class _Sender:
             response = await asyncio.to_thread(answer_row, call, result, attempts, self.run_id)
             if self.cap is not None:  # unknown actual cost: count the estimate
                 actual = response.cost_usd
-                self.cap.settle(estimate, estimate if actual is None else actual)
+                await self.cap.settle(estimate, estimate if actual is None else actual)
             try:
                 self._store(call, result, attempts, response)
             except Exception as exc:  # the store itself fails: send nothing new, keep in-flight
