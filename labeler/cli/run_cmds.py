@@ -8,6 +8,7 @@ prints every call it would make and sends nothing.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from typing import TYPE_CHECKING
 
@@ -39,7 +40,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--concurrency",
         type=positive_int,
         metavar="N",
-        help="calls in flight per provider (default 4)",
+        help="calls in flight per model, for models whose models.toml entry sets no "
+        "concurrency (default 4)",
+    )
+    p.add_argument(
+        "--max-cost",
+        type=_dollars,
+        metavar="USD",
+        help="stop sending before this run's spend could pass USD (answered calls at their "
+        "actual cost, calls in flight at their estimate); exits 3 when it stops there",
     )
     p.add_argument(
         "--retry-failed",
@@ -110,6 +119,7 @@ def _run(args: argparse.Namespace) -> int:
             concurrency=args.concurrency or DEFAULT_CONCURRENCY,
             retry=RetryPolicy(base_delay_s=args.retry_base_delay),
             on_progress=progress,
+            max_cost_usd=args.max_cost,
         )
         try:
             summary = run(project, request, options, plan=plan)
@@ -126,6 +136,14 @@ def _run(args: argparse.Namespace) -> int:
     counts = ", ".join(f"{k} {v}" for k, v in summary.counts.items() if v)
     print(f"sent {summary.sent} of {summary.planned} calls: {counts or 'none'}")
     print(f"actual cost {_money(summary.cost_usd, unpriced)}")
+    if summary.capped:
+        print(
+            f"stopped at the spending cap: ${summary.cost_usd:.4f} of ${args.max_cost:.4f}; "
+            f"{summary.planned - summary.sent} calls not sent; raise --max-cost to go on "
+            "(answered cells are skipped)",
+            file=sys.stderr,
+        )
+        return 3
     failed = sum(summary.counts.get(s, 0) for s in RETRYABLE)
     answered = summary.sent - summary.counts.get(ResponseStatus.API_ERROR, 0)
     if summary.sent and not answered:
@@ -136,6 +154,19 @@ def _run(args: argparse.Namespace) -> int:
     if failed:
         print(f"{failed} failed cells; re-send them with --retry-failed", file=sys.stderr)
     return 0
+
+
+def _dollars(text: str) -> float:
+    """``--max-cost``: a non-negative amount of US dollars (a leading ``$`` is allowed)."""
+    try:
+        value = float(text.strip().removeprefix("$"))
+    except ValueError:
+        value = -1.0
+    if not (math.isfinite(value) and value >= 0):
+        raise argparse.ArgumentTypeError(
+            f"expected an amount of dollars such as 5 or 2.50, got {text!r}"
+        )
+    return value
 
 
 def _money(amount: float, unpriced: list[str]) -> str:

@@ -31,7 +31,8 @@ _SETTINGS: dict[str, tuple[type | tuple[type, ...], tuple[str, ...]]] = {
 _PRICES = ("price_input_per_mtok", "price_output_per_mtok")
 _IDENTITY = ("name", "provider", "model", "base_url", "api_key_env")
 DEFAULT_TIMEOUT_S = 600.0
-_KNOWN = {*_IDENTITY, *_SETTINGS, *_PRICES, "timeout_s"}
+_LIMITS = ("concurrency", "requests_per_minute")
+_KNOWN = {*_IDENTITY, *_SETTINGS, *_PRICES, *_LIMITS, "timeout_s"}
 _VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # Prefixes that start an API key or token rather than a variable name (case-sensitive:
 # ``HF_TOKEN`` is a name, ``hf_…`` a Hugging Face token). Many of these keys are made of
@@ -50,6 +51,9 @@ class ModelConfig:
     """One ``[[models]]`` entry; ``settings`` holds only the decode settings that were given.
 
     ``timeout_s`` (optional, default 600) bounds one HTTP attempt; a timeout is retried.
+    ``concurrency`` (calls in flight) and ``requests_per_minute`` are this model's own
+    limits; ``None`` means the run's default concurrency and no rate limit. They are not
+    part of the request hash: how fast a call is sent does not change its answer.
     """
 
     name: str
@@ -61,6 +65,8 @@ class ModelConfig:
     price_input_per_mtok: float | None = None
     price_output_per_mtok: float | None = None
     timeout_s: float = DEFAULT_TIMEOUT_S
+    concurrency: int | None = None
+    requests_per_minute: float | None = None
 
     def api_key(self) -> str:
         """The key from the environment (checked at load); local servers without one get a dummy."""
@@ -189,6 +195,8 @@ def _parse_entry(file: Path, index: int, entry: object) -> ModelConfig:
         api_key_env=api_key_env,
         settings=settings,
         timeout_s=float(timeout),
+        concurrency=_whole(_limit(entry, "concurrency", where, whole=True)),
+        requests_per_minute=_limit(entry, "requests_per_minute", where, whole=False),
         price_input_per_mtok=_price(entry, "price_input_per_mtok", where),
         price_output_per_mtok=_price(entry, "price_output_per_mtok", where),
     )
@@ -212,6 +220,26 @@ def _price(entry: dict[str, object], key: str, where: str) -> float | None:
     if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
         raise ConfigError(f"{where}: {key} must be a non-negative number, got {value!r}")
     return float(value)
+
+
+def _limit(entry: dict[str, object], key: str, where: str, whole: bool) -> float | None:
+    """An optional positive limit: a whole number of calls in flight, or calls per minute."""
+    value = entry.get(key)
+    if value is None:
+        return None
+    if (
+        not isinstance(value, int | float)
+        or isinstance(value, bool)
+        or (whole and not isinstance(value, int))
+        or value <= 0
+    ):
+        what = "a positive whole number" if whole else "a positive number"
+        raise ConfigError(f"{where}: {key} must be {what}, got {value!r}")
+    return float(value)
+
+
+def _whole(value: float | None) -> int | None:
+    return None if value is None else int(value)
 
 
 def _key_variable(entry: dict[str, object], where: str) -> str | None:

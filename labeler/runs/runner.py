@@ -7,11 +7,12 @@ were still in flight, and a re-run skips every cell already answered for the
 same request hash (prompt + image bytes + model + decode settings).
 
 Calls run on one asyncio loop with the SDKs' async clients: a pool of workers
-per provider bounds concurrency, and the runner alone retries (SDK retries are
-off) with exponential back-off that honours ``Retry-After``. ``run`` is a plain
-blocking function with progress callbacks and a ``threading.Event`` for
-cancellation (both in :class:`RunOptions`), so the GUI can drive it from a child
-process (``ui/run/child.py``) that opens its own :class:`~labeler.store.Project`.
+per model bounds its concurrency and paces its requests, and the runner alone
+retries (SDK retries are off) with exponential back-off that honours
+``Retry-After``. ``run`` is a plain blocking function with progress callbacks and
+a ``threading.Event`` for cancellation (both in :class:`RunOptions`), so the GUI
+can drive it from a child process (``ui/run/child.py``) that opens its own
+:class:`~labeler.store.Project`.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import random
 import sqlite3
 import threading
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from labeler.errors import LabelerError
@@ -47,6 +48,8 @@ from labeler.providers.config import ModelConfig
 from labeler.providers.images import prepare_image
 from labeler.runs import spool
 from labeler.runs.cost import call_cost, estimate_call_cost
+from labeler.runs.limits import Pace, SpendingCap
+from labeler.runs.lock import run_lock
 from labeler.runs.parse import Label, ParsedAnswer, parse_answer
 from labeler.store import NewResponse, Project
 
@@ -131,6 +134,7 @@ class RunSummary:
     cost_usd: float
     cancelled: bool
     unrunnable: list[str] = field(default_factory=list)
+    capped: bool = False  # stopped at ``max_cost_usd``; ``planned - sent`` calls not sent
 
 
 ProgressCallback = Callable[[RunProgress], None]
@@ -152,13 +156,16 @@ class RunRequest:
 
 @dataclass(frozen=True)
 class RunOptions:
-    """How to run it: calls in flight per provider, retry policy, progress and cancel hooks.
+    """How to run it: calls in flight per model, retry policy, spending cap, progress, cancel.
 
+    ``concurrency`` is the default for models whose ``models.toml`` entry sets none.
     ``on_progress`` is called on the runner's thread after every stored response;
     setting ``cancel`` stops new calls (answers in flight are still stored).
+    ``max_cost_usd`` stops sending before the next call could take the spend past it.
     """
 
     concurrency: int = DEFAULT_CONCURRENCY
+    max_cost_usd: float | None = None
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     on_progress: ProgressCallback | None = None
     cancel: threading.Event | None = None
@@ -271,15 +278,42 @@ def run(
 
     A model's answer never ends a run (see ``_Sender._store``); if the project itself
     refuses a write, no new call is sent, the answers in flight are stored, then that
-    error is raised.
+    error is raised. A second run on the same project while this one holds its lock
+    raises :class:`~labeler.runs.lock.RunInProgress` before anything is sent.
     """
     options = options or RunOptions()
     if options.concurrency < 1:
         raise LabelerError("concurrency must be at least 1")
-    if plan is None:
-        plan = plan_run(project, request)
+    if options.max_cost_usd is not None and options.max_cost_usd < 0:
+        raise LabelerError("the spending cap must be zero or more dollars")
+    with run_lock(project.folder):
+        # a plan made before the lock was ours may hold cells another run answered since
+        plan = plan_run(project, request) if plan is None else _unanswered(project, request, plan)
+        return _run_locked(project, request, options, plan)
+
+
+def _unanswered(project: Project, request: RunRequest, plan: RunPlan) -> RunPlan:
+    """``plan`` without the cells answered since it was made (by a run that held the lock)."""
+    done = project.responses.cells_with_status(FINAL if request.retry_failed else FINAL + RETRYABLE)
+    calls = [
+        c for c in plan.calls if (c.item_id, c.model.name, c.condition, c.request_hash) not in done
+    ]
+    return replace(plan, calls=calls, skipped=plan.skipped + len(plan.calls) - len(calls))
+
+
+def _run_locked(
+    project: Project, request: RunRequest, options: RunOptions, plan: RunPlan
+) -> RunSummary:
+    """:func:`run` once the project's run lock is held."""
     if not plan.calls:
         return RunSummary(None, 0, 0, plan.skipped, {}, 0.0, False, plan.unrunnable)
+    if options.max_cost_usd is not None:
+        unpriced = plan.estimated_cost()[1]
+        if unpriced:
+            raise LabelerError(
+                f"a spending cap needs prices for every model; {', '.join(unpriced)} has none:"
+                " add price_input_per_mtok and price_output_per_mtok to models.toml"
+            )
     spool.reserve(project)
     try:
         run_id = project.responses.start_run(
@@ -293,15 +327,7 @@ def run(
         )
     except sqlite3.Error as exc:  # nothing was sent yet: say why and stop
         raise spool.StoreWriteFailed(spool.store_problem(project, exc)) from exc
-    sender = _Sender(
-        project,
-        plan,
-        run_id,
-        options.concurrency,
-        options.retry,
-        options.on_progress,
-        options.cancel or threading.Event(),
-    )
+    sender = _Sender(project, plan, run_id, options)
     try:
         cancelled = asyncio.run(sender.send_all())
     finally:
@@ -321,29 +347,27 @@ def run(
         sender.cost,
         cancelled,
         plan.unrunnable,
+        sender.cap is not None and sender.cap.reached,
     )
 
 
 class _Sender:
-    """The asyncio side of one run: provider worker pools, retries, storing, progress."""
+    """The asyncio side of one run: per-model worker pools and pacing, retries, the spending
+    cap, storing, progress.
 
-    def __init__(
-        self,
-        project: Project,
-        plan: RunPlan,
-        run_id: int,
-        concurrency: int,
-        retry: RetryPolicy,
-        on_progress: ProgressCallback | None,
-        cancel: threading.Event,
-    ) -> None:
+    Each model has its own queue, workers and pace, so a slow model (a local server) never
+    holds up another model's calls, even when both speak the same provider protocol.
+    """
+
+    def __init__(self, project: Project, plan: RunPlan, run_id: int, options: RunOptions) -> None:
         self.project = project
         self.plan = plan
         self.run_id = run_id
-        self.concurrency = concurrency
-        self.retry = retry
-        self.on_progress = on_progress
-        self.cancel = cancel
+        self.concurrency = options.concurrency
+        self.retry = options.retry
+        self.on_progress = options.on_progress
+        self.cancel = options.cancel or threading.Event()
+        self.cap = None if options.max_cost_usd is None else SpendingCap(options.max_cost_usd)
         self.done = 0
         self.counts: Counter[str] = Counter({s: 0 for s in STATUSES})
         self.cost = 0.0
@@ -353,13 +377,18 @@ class _Sender:
         """Send every planned call; returns whether the run was cancelled."""
         providers = self._providers()
         queues: dict[str, asyncio.Queue[PlannedCall]] = {}
+        models: dict[str, ModelConfig] = {}
         for call in self.plan.calls:
-            queues.setdefault(call.model.provider, asyncio.Queue()).put_nowait(call)
-        workers = [
-            asyncio.create_task(self._worker(queue, providers))
-            for queue in queues.values()
-            for _ in range(min(self.concurrency, queue.qsize()))
-        ]
+            queues.setdefault(call.model.name, asyncio.Queue()).put_nowait(call)
+            models[call.model.name] = call.model
+        workers = []
+        for name, queue in queues.items():
+            pace = Pace(models[name].requests_per_minute)
+            pool = models[name].concurrency or self.concurrency
+            workers += [
+                asyncio.create_task(self._worker(queue, providers[name], pace))
+                for _ in range(min(pool, queue.qsize()))
+            ]
         watcher = asyncio.create_task(self._watch_cancel(workers))
         try:
             await asyncio.gather(*workers, return_exceptions=False)
@@ -388,17 +417,26 @@ class _Sender:
         for task in workers:
             task.cancel()
 
-    async def _worker(self, queue: asyncio.Queue[PlannedCall], providers: Mapping[str, Provider]):
+    async def _worker(
+        self, queue: asyncio.Queue[PlannedCall], provider: Provider, pace: Pace
+    ) -> None:
         while not queue.empty() and self.failure is None:
             call = queue.get_nowait()
-            provider = providers[call.model.name]
+            estimate = 0.0
+            if self.cap is not None:
+                estimate = estimate_call_cost(call.model, call.prompt, call.image) or 0.0
+                if not await self.cap.claim(estimate):
+                    return
             request = CallRequest(
                 call.prompt, call.image, call.item_id, call.subject, call.condition
             )
-            result, attempts = await send_with_retries(provider, request, self.retry)
+            result, attempts = await send_with_retries(provider, request, self.retry, pace.wait)
             # Parsing is pure CPU (bounded, yet ~0.3 s on 1 MB of hostile output): off the loop,
             # so the other calls' streams and the cancel watcher keep running meanwhile.
             response = await asyncio.to_thread(answer_row, call, result, attempts, self.run_id)
+            if self.cap is not None:  # unknown actual cost: count the estimate
+                actual = response.cost_usd
+                await self.cap.settle(estimate, estimate if actual is None else actual)
             try:
                 self._store(call, result, attempts, response)
             except Exception as exc:  # the store itself fails: send nothing new, keep in-flight
@@ -437,10 +475,18 @@ class _Sender:
 
 
 async def send_with_retries(
-    provider: Provider, request: CallRequest, policy: RetryPolicy
+    provider: Provider,
+    request: CallRequest,
+    policy: RetryPolicy,
+    pace: Callable[[], Awaitable[None]] | None = None,
 ) -> tuple[CallResult, int]:
-    """One call with retries on transient failures; returns the result and attempts used."""
+    """One call with retries on transient failures; returns the result and attempts used.
+
+    ``pace`` is awaited before every attempt, so retries count against a rate limit too.
+    """
     for attempt in range(1, policy.max_attempts + 1):
+        if pace is not None:
+            await pace()
         try:
             return await provider.call(request), attempt
         except TransientError as exc:

@@ -5,6 +5,7 @@ resumed; no finished cell is requested again and nothing finished is lost.
 """
 
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -222,3 +223,68 @@ def test_ctrl_c_says_how_to_resume_and_keeps_what_arrived(tmp_path):
     assert 2 <= stored < 12
     resumed = labeler(*args, "--dry-run")  # what going on would send: only the rest
     assert resumed.stdout.startswith(f"{12 - stored} calls to make, {stored} cells already")
+
+
+def test_two_runs_at_once_one_refuses_and_a_kill_9_leaves_no_stale_lock(tmp_path):
+    make_project(tmp_path / "p").close()
+    db_path = tmp_path / "p" / "project.sqlite"
+    with LoopbackServer(latency=0.3) as server:
+        toml = models_toml(tmp_path / "models.toml", server.url)
+        args = ("run", str(tmp_path / "p"), "--models", str(toml), "--model", "t/openai")
+        first = subprocess.Popen(
+            labeler_cmd(*args, "--concurrency", "1"),
+            env=env(),
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 30
+        while len(cells(db_path)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        second = labeler(*args)
+        assert second.returncode == 2
+        assert (
+            f"a run is already in progress on this project (pid {first.pid}, started "
+            in second.stderr
+        )
+        assert "wait for it or stop it" in second.stderr and "Traceback" not in second.stderr
+        first.send_signal(signal.SIGKILL)
+        first.wait()
+        before = len(cells(db_path))
+        assert 2 <= before < 12
+        resumed = labeler(*args)
+        assert resumed.returncode == 0, resumed.stderr
+    assert len(cells(db_path)) == 12
+    # the refused run sent nothing; only the one call in flight at the kill may go twice
+    assert sum(server.counts.values()) <= 12 + 1
+    assert sorted(server.counts.values())[:-1] == [1] * 11
+
+
+def test_max_cost_stops_says_so_exits_3_and_a_rerun_goes_on(tmp_path, server):
+    make_project(tmp_path / "p").close()
+    toml = models_toml(tmp_path / "models.toml", server.url)
+    args = ("run", str(tmp_path / "p"), "--models", str(toml), "--model", "t/openai")
+    capped = labeler(*args, "--max-cost", "$0.02")
+    assert capped.returncode == 3, capped.stderr
+    match = re.search(
+        r"stopped at the spending cap: \$(\d+\.\d+) of \$0\.0200; (\d+) calls not sent; "
+        r"raise --max-cost to go on",
+        capped.stderr,
+    )
+    assert match, capped.stderr
+    spent, not_sent = float(match[1]), int(match[2])
+    assert 0 < spent <= 0.02 and 0 < not_sent < 12
+    assert len(server.seen) == 12 - not_sent
+    rest = labeler(*args)
+    assert rest.returncode == 0, rest.stderr
+    assert f"{not_sent} calls to make, {12 - not_sent} cells already answered" in rest.stdout
+    assert len(server.seen) == 12 and set(server.counts.values()) == {1}
+
+
+def test_a_bad_max_cost_is_refused_by_the_option(tmp_path, server):
+    make_project(tmp_path / "p").close()
+    toml = models_toml(tmp_path / "models.toml", server.url)
+    out = labeler("run", str(tmp_path / "p"), "--models", str(toml), "--max-cost", "lots")
+    assert out.returncode == 2
+    assert "--max-cost: expected an amount of dollars such as 5 or 2.50, got 'lots'" in out.stderr
+    assert server.seen == []
