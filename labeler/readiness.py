@@ -54,6 +54,13 @@ def check_residual_labels(
     )
 
 
+def check_is_current(project: Project, item_id: str) -> bool:
+    """Whether the item's question has been read back since it last changed (then
+    :func:`ready_blockers` answers at once; otherwise it reads the question, maybe by OCR)."""
+    check = project.residual_checks.get(item_id)
+    return check is not None and check.question == project.items.get(item_id).question_asset
+
+
 def ready_blockers(project: Project, item_id: str) -> tuple[str, ...]:
     """Key names (and alternatives) still readable in the item's current question.
 
@@ -63,9 +70,8 @@ def ready_blockers(project: Project, item_id: str) -> tuple[str, ...]:
     """
     from labeler.erase.residual import readable_in
 
-    item = project.items.get(item_id)
     check = project.residual_checks.get(item_id)
-    if check is None or check.question != item.question_asset:
+    if check is None or not check_is_current(project, item_id):
         check = check_residual_labels(project, item_id)
     if check.override_why:
         return ()

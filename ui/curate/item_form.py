@@ -19,9 +19,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from labeler.readiness import accept_residual_labels, ready_blockers
+from labeler.readiness import (
+    accept_residual_labels,
+    check_is_current,
+    check_residual_labels,
+    ready_blockers,
+)
 from labeler.store.records import PATTERNS, STATUSES, TIERS, Item
+from ui import workers
 from ui.curate.commands import FieldEdit
+from ui.errors import show_error
 from ui.session import Session
 
 PATTERN_TIPS = {
@@ -29,6 +36,14 @@ PATTERN_TIPS = {
     "B": "B — printed labels erased",
     "C": "C — letter markers on the figure",
 }
+
+
+def _check_question(folder: str, item_id: str) -> None:
+    """The residual-label check in a job, with its own project connection."""
+    from labeler.store import Project
+
+    with Project.open(folder) as project:
+        check_residual_labels(project, item_id)
 
 
 class NotesEdit(QPlainTextEdit):
@@ -103,12 +118,29 @@ class ItemForm(QWidget):
     def _save(self, field: str, value: str) -> None:
         if self.item is None or getattr(self.item, field) == value:
             return
-        if field == "status" and value == "ready" and not self._ready_allowed(self.item):
-            self.show_item(self.item)  # the status list goes back to what is stored
-            return
+        if field == "status" and value == "ready":
+            project = self.session.require_project()
+            if not check_is_current(project, self.item.id):
+                self._check_then_save(self.item)  # reading the question back may need OCR
+                return
+            if not self._ready_allowed(self.item):
+                self.show_item(self.item)  # the status list goes back to what is stored
+                return
         self.session.undo_stack.push(
             FieldEdit(self.session, self.item.id, field, getattr(self.item, field), value)
         )
+
+    def _check_then_save(self, item: Item) -> None:
+        """Read an unchecked question back in a job (OCR takes seconds), then mark it ready."""
+        self.show_item(item)
+        self.session.status_message.emit("Reading the question back for key text…")
+        folder = str(self.session.require_project().folder)
+        job = workers.Worker(_check_question, folder, item.id).deliver_to(
+            self,
+            result=lambda _: self._save("status", "ready") if self.item == item else None,
+            error=lambda exc: show_error(exc, self),
+        )
+        workers.start(job, workers.general_pool(), workers.PRIORITY_USER)
 
     def _ready_allowed(self, item: Item) -> bool:
         """The residual-label rule: key text still readable needs the curator's reason."""
