@@ -33,6 +33,7 @@ from labeler.export.schema import (
     SAMPLE_ROWS,
     Field,
 )
+from labeler.export.settings import DecodeSetting
 from labeler.lexicon_sources import ATTRIBUTION
 from labeler.prompts import CONDITIONS, build_prompt
 from labeler.scoring.rules import DEFAULT_RULES, scoring_version
@@ -63,6 +64,7 @@ class CardInfo:
     pretty_name: str
     id_prefix: str
     license: str = DEFAULT_LICENSE
+    decode: tuple[DecodeSetting, ...] = ()  # labeler.export.settings.decode_settings
 
 
 def render_card(
@@ -215,6 +217,21 @@ below wherever they are shown; the `licence` and `attribution` columns repeat th
 """
 
 
+def _decode_table(decode: Sequence[DecodeSetting]) -> str:
+    """Every model's stored settings; more than one row for a model means mixed routes."""
+    if not decode:
+        return "No scored responses yet."
+    lines = ["| Model | Settings as stored | Answers |", "|---|---|---|"]
+    for d in decode:
+        shown = ", ".join(f"`{k}={v}`" for k, v in d.settings) or "not recorded (imported)"
+        lines.append(f"| `{d.model}` | {_cell(shown)} | {d.n_responses:,} |")
+    mixed = sorted({d.model for d in decode if sum(e.model == d.model for e in decode) > 1})
+    if mixed:
+        names = ", ".join(f"`{m}`" for m in mixed)
+        lines += ["", f"**Mixed settings:** {names} answered with more than one setting set."]
+    return "\n".join(lines)
+
+
 def _body(
     info: CardInfo,
     results: Sequence[Row],
@@ -276,6 +293,13 @@ The `condition` column is only reproducible with the exact prompt text. All four
 share the same JSON output schema; only the opening instruction differs.
 
 {_prompts()}
+
+### Decode settings per model
+
+What each published answer was asked with, read from the stored responses (the route and
+provider model included; private endpoints left out).
+
+{_decode_table(info.decode)}
 
 ## Results
 

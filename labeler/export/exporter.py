@@ -32,6 +32,7 @@ from labeler.export.schema import (
     SAMPLE_FILE,
     SAMPLE_ROWS,
 )
+from labeler.export.settings import DecodeSetting, decode_settings
 from labeler.export.validate import check_no_leaks, validate_items, validate_results
 from labeler.export.writer import write_export
 from labeler.results import ScoredCell, load_results
@@ -169,7 +170,9 @@ def _build(
     counted = [c for c in cells if c.counts]  # labeler.results.answer_counts: the one rule
     results = result_rows(counted, public)
     items_out = item_rows(project, items, counted, public)
-    files = _files(project, results, items_out, credits(project, items) if with_images else None)
+    decode = tuple(decode_settings(project, counted))
+    image_credits = credits(project, items) if with_images else None
+    files = _files(project, results, items_out, decode, image_credits)
     if with_images:
         files |= image_files(project, items, public, results)
     by_id = validate_items(items_out, project.id_prefix)
@@ -213,13 +216,18 @@ def _report(
 
 
 def _files(
-    project: Project, results: list[Row], items: list[Row], image_credits: list[Credit] | None
+    project: Project,
+    results: list[Row],
+    items: list[Row],
+    decode: tuple[DecodeSetting, ...],
+    image_credits: list[Credit] | None,
 ) -> dict[str, bytes]:
     results_bytes = dump_jsonl(results)
     info = CardInfo(
         pretty_name=project.get_meta("pretty_name") or project.name,
         id_prefix=project.id_prefix,
         license=project.get_meta("license") or DEFAULT_LICENSE,
+        decode=decode,
     )
     card = render_card(info, results, items, len(results_bytes), image_credits)
     return {
