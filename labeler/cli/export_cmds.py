@@ -25,6 +25,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="also write provenance.jsonl (public ID -> source, page, clip); never publish it",
     )
     p.add_argument("--only-ready", action="store_true", help="export only items marked ready")
+    p.add_argument(
+        "--with-images",
+        action="store_true",
+        help="also write each item's question and answer images (config `items`, parquet); "
+        "only items whose source has a redistributable licence (`labeler sources licence`)",
+    )
+    p.add_argument(
+        "--skip-unlicensed",
+        action="store_true",
+        help="with --with-images: leave out items whose source may not be redistributed "
+        "instead of refusing the export",
+    )
     p.add_argument("--pretty-name", help="the dataset's display name (remembered by the project)")
     p.add_argument("--license", help="the card's license id, e.g. cc-by-4.0 (remembered)")
     p.set_defaults(func=_export)
@@ -56,8 +68,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _export(args: argparse.Namespace) -> int:
-    from labeler.export.exporter import export_project, report_lines
+    from labeler.errors import LabelerError
+    from labeler.export.exporter import ImageOptions, export_project, report_lines
     from labeler.store import Project
+
+    if args.skip_unlicensed and not args.with_images:
+        raise LabelerError("--skip-unlicensed only applies with --with-images")
+    images = ImageOptions(skip_unlicensed=args.skip_unlicensed) if args.with_images else None
 
     with Project.open(args.dir) as project:
         for key in ("pretty_name", "license"):
@@ -65,7 +82,9 @@ def _export(args: argparse.Namespace) -> int:
             if value is not None:
                 project.set_meta(key, _one_line(value, f"--{key.replace('_', '-')}"))
         _warn_before_export(project, args.only_ready)
-        report = export_project(project, args.out, private=args.private, only_ready=args.only_ready)
+        report = export_project(
+            project, args.out, private=args.private, only_ready=args.only_ready, images=images
+        )
     print("\n".join(report_lines(report)))
     return 0
 

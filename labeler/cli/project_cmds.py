@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from labeler.cli._args import clip, positive_int
+from labeler.cli.sources_cmds import add_licence_options
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -47,6 +48,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="store_false",
         help="do not keep a copy of the document in the project (huge files)",
     )
+    add_licence_options(p, required=False)
     p.set_defaults(func=_add_item)
 
 
@@ -67,7 +69,10 @@ def _add_item(args: argparse.Namespace) -> int:
 
     from labeler.curation import add_item_from_document, item_as_json, item_warnings
     from labeler.store import NewItem, Project
+    from labeler.store.items import check_licence
 
+    if args.licence is not None:
+        check_licence(args.licence, args.attribution)  # refused before anything is stored
     with Project.open(args.dir) as project:
         item = add_item_from_document(
             project,
@@ -79,6 +84,8 @@ def _add_item(args: argparse.Namespace) -> int:
             allow_duplicate=args.allow_duplicate,
             keep_source_copy=args.keep_source_copy,
         )
+        if args.licence is not None and item.source_id is not None:
+            project.sources.set_licence(item.source_id, args.licence, args.attribution)
         if args.json:
             print(json.dumps(item_as_json(project, item), indent=2))
         else:

@@ -6,7 +6,7 @@ import argparse
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add ``labeler sources list|relink``."""
+    """Add ``labeler sources list|relink|licence``."""
     sources = sub.add_parser("sources", help="list source documents, relink moved ones")
     commands = sources.add_subparsers(dest="sources_command", required=True, metavar="COMMAND")
 
@@ -24,6 +24,30 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("files", nargs="+", help="the documents at their new places")
     p.set_defaults(func=_relink)
 
+    p = commands.add_parser(
+        "licence",
+        help="set a source's licence and attribution (what an export with images may carry)",
+        description="Only sources under a redistributable licence have their images written by "
+        "`labeler export --with-images`; the attribution line goes into the dataset card.",
+    )
+    p.add_argument("dir", help="the project folder")
+    p.add_argument("source_id", type=int, help="the source's id, as `labeler sources list` shows")
+    add_licence_options(p, required=True)
+    p.set_defaults(func=_licence)
+
+
+def add_licence_options(p: argparse.ArgumentParser, *, required: bool) -> None:
+    """``--licence`` and ``--attribution``, shared with ``labeler add-item``."""
+    from labeler.store.records import LICENCES
+
+    p.add_argument("--licence", choices=LICENCES, required=required, help="the source's licence")
+    p.add_argument(
+        "--attribution",
+        default="",
+        help='the credit line the licence asks for, e.g. ""Bone cross-section" by Pbroks13, '
+        'CC BY 3.0, via Wikimedia Commons"',
+    )
+
 
 def _list(args: argparse.Namespace) -> int:
     from pathlib import Path
@@ -35,6 +59,8 @@ def _list(args: argparse.Namespace) -> int:
             here = "found" if Path(source.path).is_file() else "MISSING"
             copy = "copy kept" if source.copy_asset else "no copy"
             print(f"{source.id}: {source.path} ({here}, {copy}) sha256 {source.sha256[:12]}…")
+            credit = f": {source.attribution}" if source.attribution else ""
+            print(f"    licence {source.licence}{credit}")
     return 0
 
 
@@ -45,4 +71,14 @@ def _relink(args: argparse.Namespace) -> int:
         for file in args.files:
             source = project.sources.relink(file)
             print(f"source {source.id} -> {source.path}")
+    return 0
+
+
+def _licence(args: argparse.Namespace) -> int:
+    from labeler.store import Project
+
+    with Project.open(args.dir) as project:
+        source = project.sources.set_licence(args.source_id, args.licence, args.attribution)
+    credit = f" ({source.attribution})" if source.attribution else ""
+    print(f"source {source.id}: licence {source.licence}{credit}")
     return 0

@@ -7,6 +7,10 @@ casts every row to exactly those types) and points the default config at
 exported rows, and the prompts come from :func:`labeler.prompts.build_prompt`,
 the same text the runner sends. Nothing time-dependent is written, so
 re-exporting unchanged data gives an identical card.
+
+An export with images (``credits`` given) points both configs at parquet
+(:mod:`labeler.export.images`), describes the ``items`` config and lists every
+licence and attribution line the images fall under.
 """
 
 from __future__ import annotations
@@ -15,17 +19,21 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from labeler.export.images import IMAGE_ITEM_FIELDS, Credit
 from labeler.export.rows import Row
 from labeler.export.schema import (
     CARD_FILE,
     ITEM_FIELDS,
     ITEMS_FILE,
+    ITEMS_PARQUET,
     RESULT_FIELDS,
     RESULTS_FILE,
+    RESULTS_PARQUET,
     SAMPLE_FILE,
     SAMPLE_ROWS,
     Field,
 )
+from labeler.export.settings import DecodeSetting
 from labeler.lexicon_sources import ATTRIBUTION
 from labeler.prompts import CONDITIONS, build_prompt
 from labeler.scoring.rules import DEFAULT_RULES, scoring_version
@@ -56,14 +64,19 @@ class CardInfo:
     pretty_name: str
     id_prefix: str
     license: str = DEFAULT_LICENSE
+    decode: tuple[DecodeSetting, ...] = ()  # labeler.export.settings.decode_settings
 
 
 def render_card(
-    info: CardInfo, results: Sequence[Row], items: Sequence[Row], results_bytes: int
+    info: CardInfo,
+    results: Sequence[Row],
+    items: Sequence[Row],
+    results_bytes: int,
+    credits: Sequence[Credit] | None = None,
 ) -> str:
-    """The full README.md text."""
-    body = _body(info, results, items) + ATTRIBUTION
-    return _front_matter(info, len(results), results_bytes) + body
+    """The full README.md text; ``credits`` only for an export with images."""
+    body = _body(info, results, items, credits) + ATTRIBUTION
+    return _front_matter(info, len(results), results_bytes, credits is not None) + body
 
 
 def _q(text: str) -> str:
@@ -77,7 +90,7 @@ def _feature(f: Field) -> list[str]:
     return [f"    - name: {f.name}", f"      dtype: {f.type}"]
 
 
-def _front_matter(info: CardInfo, n_rows: int, results_bytes: int) -> str:
+def _front_matter(info: CardInfo, n_rows: int, results_bytes: int, images: bool) -> str:
     lines = [
         "---",
         f"license: {_q(info.license)}",
@@ -101,11 +114,21 @@ def _front_matter(info: CardInfo, n_rows: int, results_bytes: int) -> str:
         "  - config_name: default",
         "    data_files:",
         "      - split: train",
-        f"        path: {RESULTS_FILE}",
+        f"        path: {RESULTS_PARQUET if images else RESULTS_FILE}",
+        *(_items_config() if images else []),
         "---",
         "",
     ]
     return "\n".join(lines)
+
+
+def _items_config() -> list[str]:
+    return [
+        "  - config_name: items",
+        "    data_files:",
+        "      - split: train",
+        f"        path: {ITEMS_PARQUET}",
+    ]
 
 
 def _schema_table(fields: Sequence[Field]) -> str:
@@ -147,7 +170,74 @@ def _prompts() -> str:
     return "\n\n".join(blocks)
 
 
-def _body(info: CardInfo, results: Sequence[Row], items: Sequence[Row]) -> str:
+def _images_note(credits: Sequence[Credit] | None) -> str:
+    if credits is None:
+        return (
+            "Source images are not\n"
+            "distributed; only scores, predicted names and answer keys are released."
+        )
+    n = sum(c.n_items for c in credits)
+    return (
+        f"Every item's question and answer\nimages are included ({counted(n, 'item')}, config "
+        "`items`), each under its source's licence: see *Image licences and attribution*."
+    )
+
+
+def _image_files(credits: Sequence[Credit] | None, n_items: int) -> str:
+    if credits is None:
+        return ""
+    return (
+        f"| `{RESULTS_PARQUET}` | The rows of `{RESULTS_FILE}` as parquet (config `default`) |\n"
+        f"| `{ITEMS_PARQUET}` | One row per item with its question and answer images "
+        f"(config `items`) — {n_items:,} rows |\n"
+    )
+
+
+def _image_sections(credits: Sequence[Credit] | None) -> str:
+    """The ``items`` config's schema and every credit its images' licences require."""
+    if credits is None:
+        return ""
+    lines = [f"| `{c.licence}` | {_cell(c.attribution) or '—'} | {c.n_items} |" for c in credits]
+    return f"""
+### Schema — config `items` (`{ITEMS_PARQUET}`)
+
+`image` columns load as `datasets.Image` (PNG bytes); pandas reads them as
+`{{"bytes", "path"}}` records.
+
+{_schema_table(IMAGE_ITEM_FIELDS)}
+
+### Image licences and attribution
+
+The images keep their sources' licences, whatever this card's licence says. Credit them as
+below wherever they are shown; the `licence` and `attribution` columns repeat this per item.
+
+| Licence | Attribution | Items |
+|---|---|---|
+{chr(10).join(lines)}
+"""
+
+
+def _decode_table(decode: Sequence[DecodeSetting]) -> str:
+    """Every model's stored settings; more than one row for a model means mixed routes."""
+    if not decode:
+        return "No scored responses yet."
+    lines = ["| Model | Settings as stored | Answers |", "|---|---|---|"]
+    for d in decode:
+        shown = ", ".join(f"`{k}={v}`" for k, v in d.settings) or "not recorded (imported)"
+        lines.append(f"| `{d.model}` | {_cell(shown)} | {d.n_responses:,} |")
+    mixed = sorted({d.model for d in decode if sum(e.model == d.model for e in decode) > 1})
+    if mixed:
+        names = ", ".join(f"`{m}`" for m in mixed)
+        lines += ["", f"**Mixed settings:** {names} answered with more than one setting set."]
+    return "\n".join(lines)
+
+
+def _body(
+    info: CardInfo,
+    results: Sequence[Row],
+    items: Sequence[Row],
+    credits: Sequence[Credit] | None = None,
+) -> str:
     models = sorted({r["model"] for r in results})
     conditions = [c for c in CONDITIONS if any(r["condition"] == c for r in results)]
     sample = min(SAMPLE_ROWS, len(results))
@@ -161,8 +251,7 @@ with the picture removed: whatever a model still scores there came from memory a
 ## Dataset structure
 
 This dataset contains **{len(results):,} scored responses** across {counted(len(models), "model")},
-{len(conditions)} conditions, and {len(items):,} benchmark items. Source images are not
-distributed; only scores, predicted names and answer keys are released.
+{len(conditions)} conditions, and {len(items):,} benchmark items. {_images_note(credits)}
 
 ### Files
 
@@ -171,7 +260,7 @@ distributed; only scores, predicted names and answer keys are released.
 | `{RESULTS_FILE}` | One row per (item, model, condition) — {len(results):,} rows |
 | `{ITEMS_FILE}` | One row per benchmark item — {len(items):,} rows with aggregate metadata |
 | `{SAMPLE_FILE}` | {sample}-row public preview |
-| `{CARD_FILE}` | This card |
+{_image_files(credits, len(items))}| `{CARD_FILE}` | This card |
 
 ### Schema — `{RESULTS_FILE}`
 
@@ -180,7 +269,7 @@ distributed; only scores, predicted names and answer keys are released.
 ### Schema — `{ITEMS_FILE}`
 
 {_schema_table(ITEM_FIELDS)}
-
+{_image_sections(credits)}
 To re-score exactly, build each item's lexicon from its `lexicon` rows; `synonyms` and
 `distinct` list the same knowledge per key name, for reading.
 
@@ -204,6 +293,13 @@ The `condition` column is only reproducible with the exact prompt text. All four
 share the same JSON output schema; only the opening instruction differs.
 
 {_prompts()}
+
+### Decode settings per model
+
+What each published answer was asked with, read from the stored responses (the route and
+provider model included; private endpoints left out).
+
+{_decode_table(info.decode)}
 
 ## Results
 

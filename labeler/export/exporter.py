@@ -19,16 +19,20 @@ from pathlib import Path
 from labeler.errors import ExportError
 from labeler.export.card import DEFAULT_LICENSE, CardInfo, render_card
 from labeler.export.ids import assign_public_ids, preview_public_ids, stored_public_ids
+from labeler.export.images import Credit, credits, image_files, redistributable
 from labeler.export.items import item_rows
 from labeler.export.rows import Row, dump_jsonl, public_number, result_rows
 from labeler.export.schema import (
     CARD_FILE,
     ITEMS_FILE,
+    ITEMS_PARQUET,
     PROVENANCE_FILE,
     RESULTS_FILE,
+    RESULTS_PARQUET,
     SAMPLE_FILE,
     SAMPLE_ROWS,
 )
+from labeler.export.settings import DecodeSetting, decode_settings
 from labeler.export.validate import check_no_leaks, validate_items, validate_results
 from labeler.export.writer import write_export
 from labeler.results import ScoredCell, load_results
@@ -57,6 +61,18 @@ class ExportReport:
     skipped_unanswered: int = 0
     skipped_stale: int = 0  # answered for an older subject or image: re-run them
     private: bool = False
+    with_images: bool = False
+    skipped_unlicensed: int = 0  # left out by --skip-unlicensed: their source may not be shared
+
+
+@dataclass(frozen=True)
+class ImageOptions:
+    """``--with-images``: carry the question and answer images of redistributable items.
+
+    ``skip_unlicensed`` leaves the other items out of the export instead of refusing it.
+    """
+
+    skip_unlicensed: bool = False
 
 
 def default_folder(project: Project) -> Path:
@@ -71,7 +87,11 @@ def select_items(project: Project, *, only_ready: bool = False) -> list[Item]:
 
 
 def check_export(
-    project: Project, *, private: bool = False, only_ready: bool = False
+    project: Project,
+    *,
+    private: bool = False,
+    only_ready: bool = False,
+    images: ImageOptions | None = None,
 ) -> ExportReport:
     """Build and validate the export in memory: what it would write, or the ExportError.
 
@@ -79,12 +99,12 @@ def check_export(
     an export would give them, :func:`~labeler.export.ids.preview_public_ids`), so
     the GUI can show whether an export will pass before the curator asks for one.
     """
-    items = _exported_items(project, only_ready)
+    items, skipped = _exported_items(project, only_ready, images)
     cells = load_results(project, [i.id for i in items])
     numbered = stored_public_ids(project)
     public = preview_public_ids(project, [i.id for i in items])
-    built = _build(project, items, cells, public, private)
-    return _report(None, built, cells, new_ids=len(public.keys() - numbered.keys()))
+    built = _build(project, items, cells, public, private, images is not None)
+    return _report(None, built, cells, len(public.keys() - numbered.keys()), skipped)
 
 
 def export_project(
@@ -93,33 +113,40 @@ def export_project(
     *,
     private: bool = False,
     only_ready: bool = False,
+    images: ImageOptions | None = None,
 ) -> ExportReport:
     """Export the project's items and latest scored responses to ``out``.
 
     The card's name and license are the project settings ``pretty_name`` (default:
     the project's name) and ``license`` (default ``cc-by-nc-4.0``). The files are
-    built and validated as :func:`check_export` does, then written.
+    built and validated as :func:`check_export` does, then written. With ``images``
+    the export also carries the items' images (:mod:`labeler.export.images`).
     """
     folder = Path(out) if out is not None else default_folder(project)
-    items = _exported_items(project, only_ready)
+    items, skipped = _exported_items(project, only_ready, images)
     # scored before the write lock is taken: a run writing answers is not held up by scoring
     cells = load_results(project, [i.id for i in items])
     with project.transaction():
         numbered = stored_public_ids(project)
         public = assign_public_ids(project, [i.id for i in items])
-        built = _build(project, items, cells, public, private)
+        built = _build(project, items, cells, public, private, images is not None)
         write_export(folder, built.files)
-    return _report(folder, built, cells, new_ids=len(public.keys() - numbered.keys()))
+    return _report(folder, built, cells, len(public.keys() - numbered.keys()), skipped)
 
 
-def _exported_items(project: Project, only_ready: bool) -> list[Item]:
+def _exported_items(
+    project: Project, only_ready: bool, images: ImageOptions | None
+) -> tuple[list[Item], int]:
+    """The items to export, and how many ``--skip-unlicensed`` left out."""
     items = select_items(project, only_ready=only_ready)
     if not items:
         which = "ready " if only_ready else ""
         raise ExportError(
             f"nothing to export: the project has no {which}items that are not excluded"
         )
-    return items
+    if images is None:
+        return items, 0
+    return redistributable(project, items, skip_unlicensed=images.skip_unlicensed)
 
 
 @dataclass(frozen=True)
@@ -137,22 +164,28 @@ def _build(
     cells: list[ScoredCell],
     public: dict[str, str],
     private: bool,
+    with_images: bool,
 ) -> _Built:
     """Every file of the export, validated (ExportError on the first problem)."""
     counted = [c for c in cells if c.counts]  # labeler.results.answer_counts: the one rule
     results = result_rows(counted, public)
     items_out = item_rows(project, items, counted, public)
-    files = _files(project, results, items_out)
+    decode = tuple(decode_settings(project, counted))
+    image_credits = credits(project, items) if with_images else None
+    files = _files(project, results, items_out, decode, image_credits)
+    if with_images:
+        files |= image_files(project, items, public, results)
     by_id = validate_items(items_out, project.id_prefix)
     validate_results(results, by_id)
-    check_no_leaks(files, _private_strings(project))
+    shared = {i.source_id for i in items} if with_images else set()
+    check_no_leaks(files, _private_strings(project, shared))
     if private:
         files[PROVENANCE_FILE] = dump_jsonl(_provenance(project, items, public))
     return _Built(files, results, items_out)
 
 
 def _report(
-    folder: Path | None, built: _Built, cells: list[ScoredCell], new_ids: int
+    folder: Path | None, built: _Built, cells: list[ScoredCell], new_ids: int, skipped: int
 ) -> ExportReport:
     files, results = built.files, built.results
     private = PROVENANCE_FILE in files
@@ -164,6 +197,11 @@ def _report(
             SAMPLE_FILE: min(SAMPLE_ROWS, len(results)),
             CARD_FILE: len(files[CARD_FILE]),
             **({PROVENANCE_FILE: len(built.items)} if private else {}),
+            **(
+                {RESULTS_PARQUET: len(results), ITEMS_PARQUET: len(built.items)}
+                if ITEMS_PARQUET in files
+                else {}
+            ),
         },
         n_items=len(built.items),
         n_rows=len(results),
@@ -172,17 +210,26 @@ def _report(
         skipped_unanswered=sum(1 for c in cells if not c.answered),
         skipped_stale=sum(1 for c in cells if c.answered and c.stale),
         private=private,
+        with_images=ITEMS_PARQUET in files,
+        skipped_unlicensed=skipped,
     )
 
 
-def _files(project: Project, results: list[Row], items: list[Row]) -> dict[str, bytes]:
+def _files(
+    project: Project,
+    results: list[Row],
+    items: list[Row],
+    decode: tuple[DecodeSetting, ...],
+    image_credits: list[Credit] | None,
+) -> dict[str, bytes]:
     results_bytes = dump_jsonl(results)
     info = CardInfo(
         pretty_name=project.get_meta("pretty_name") or project.name,
         id_prefix=project.id_prefix,
         license=project.get_meta("license") or DEFAULT_LICENSE,
+        decode=decode,
     )
-    card = render_card(info, results, items, len(results_bytes))
+    card = render_card(info, results, items, len(results_bytes), image_credits)
     return {
         RESULTS_FILE: results_bytes,
         ITEMS_FILE: dump_jsonl(items),
@@ -191,17 +238,20 @@ def _files(project: Project, results: list[Row], items: list[Row]) -> dict[str, 
     }
 
 
-def _private_strings(project: Project) -> list[str]:
+def _private_strings(project: Project, shared: set[int | None]) -> list[str]:
     """Text that must never appear in a public file.
 
     File names are searched with their extension, stems and titles when distinctive
     (:func:`distinctive`; titles also whenever long), and internal ids only when at least
     8 characters: a bare stem or a one-word title ("biology") is ordinary text that the
-    card's own prompts contain.
+    card's own prompts contain. A source in ``shared`` (its images are published, under a
+    licence whose attribution names the work) keeps only its path and bytes private.
     """
     out: list[str] = []
     for s in project.sources.all():
         out += [s.path, Path(s.path).name, s.sha256]
+        if s.id in shared:
+            continue
         out += [t for t in (Path(s.path).stem, s.title) if distinctive(t)]
         if len(s.title) >= MIN_TITLE_LEN:
             out.append(s.title)
@@ -260,6 +310,11 @@ def report_lines(report: ExportReport) -> list[str]:
         lines.append(
             f"  {report.skipped_stale} cell(s) left out: answered for an older subject or "
             "image; `labeler run` re-sends them"
+        )
+    if report.skipped_unlicensed:
+        lines.append(
+            f"  {counted(report.skipped_unlicensed, 'item')} left out: source not under a "
+            "redistributable licence (`labeler sources licence` sets one)"
         )
     if report.private:
         lines.append(f"  PRIVATE: {PROVENANCE_FILE} maps public IDs to sources; do not publish")

@@ -99,8 +99,12 @@ SAMPLE_FILE = "sample/results.jsonl"
 CARD_FILE = "README.md"
 PROVENANCE_FILE = "provenance.jsonl"
 SAMPLE_ROWS = 10
+#: Written only by ``labeler export --with-images`` (labeler/export/images.py).
+ITEMS_PARQUET = "items/train-00000-of-00001.parquet"
+RESULTS_PARQUET = "results/train-00000-of-00001.parquet"
 
 #: Every file an export can contain; a folder holding anything else is not an export.
 EXPORT_FILES: frozenset[str] = frozenset(
-    {RESULTS_FILE, ITEMS_FILE, SAMPLE_FILE, CARD_FILE, PROVENANCE_FILE}
+    {RESULTS_FILE, ITEMS_FILE, SAMPLE_FILE, CARD_FILE, PROVENANCE_FILE, ITEMS_PARQUET}
+    | {RESULTS_PARQUET}
 )

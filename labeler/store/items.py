@@ -17,6 +17,7 @@ from labeler.store.assets import AssetStore
 from labeler.store.clock import now
 from labeler.store.database import transaction
 from labeler.store.records import (
+    LICENCES,
     PATTERNS,
     STATUSES,
     TIERS,
@@ -130,6 +131,36 @@ class SourceTable:
         """Record (or clear, with ``""``) what is damaged in the source."""
         with transaction(self.db):
             self.db.execute("UPDATE sources SET warning = ? WHERE id = ?", (warning, source_id))
+
+    def set_licence(self, source_id: int, licence: str, attribution: str = "") -> Source:
+        """Record under which licence the source's figures may be shared, and its credit line.
+
+        Every licence but public domain and ``not-redistributable`` requires attribution, so
+        a CC licence without an attribution line is refused rather than exported uncredited.
+        """
+        attribution = check_licence(licence, attribution)
+        self.get(source_id)  # a clear error for an unknown id
+        with transaction(self.db):
+            self.db.execute(
+                "UPDATE sources SET licence = ?, attribution = ? WHERE id = ?",
+                (licence, attribution, source_id),
+            )
+        return self.get(source_id)
+
+
+def check_licence(licence: str, attribution: str) -> str:
+    """The attribution, stripped, or a LabelerError saying what the licence pair lacks."""
+    attribution = attribution.strip()
+    if licence not in LICENCES:
+        raise LabelerError(f"unknown licence {licence!r}; choose one of {', '.join(LICENCES)}")
+    if "\n" in attribution:
+        raise LabelerError("the attribution must be one line")
+    if licence.startswith("cc-") and not attribution:
+        raise LabelerError(
+            f"{licence} requires an attribution: give the line to credit, e.g. "
+            '--attribution ""Title" by Author, CC BY 4.0, via Wikimedia Commons"'
+        )
+    return attribution
 
 
 #: Larger documents are not copied into the project (a 2 GB scan would double the folder).

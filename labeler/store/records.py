@@ -22,6 +22,11 @@ Point = tuple[float, float]
 TIERS = ("core", "extended")
 PATTERNS = ("A", "B", "C")
 STATUSES = ("draft", "ready", "excluded")
+#: A source's licence. Only the first four let an export carry the source's images; the
+#: default is the safe one, since nobody may redistribute a figure until someone says so.
+REDISTRIBUTABLE = ("cc-by-4.0", "cc-by-sa-4.0", "cc-by-3.0", "public-domain")
+NOT_REDISTRIBUTABLE = "not-redistributable"
+LICENCES = (*REDISTRIBUTABLE, NOT_REDISTRIBUTABLE)
 
 
 @dataclass(frozen=True)
@@ -42,6 +47,8 @@ class Source:
     added_at: str
     copy_asset: str | None = None
     warning: str = ""  # damage MuPDF repaired on opening (labeler/pdf/damage.py)
+    licence: str = NOT_REDISTRIBUTABLE  # one of LICENCES
+    attribution: str = ""  # the credit line the licence asks for, shown in an export's card
 
 
 @dataclass(frozen=True)

@@ -164,6 +164,12 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE sources ADD COLUMN warning TEXT NOT NULL DEFAULT '';
     ALTER TABLE items ADD COLUMN warning TEXT NOT NULL DEFAULT '';
     """,
+    # 8: each source's licence (labeler.store.records.LICENCES) and the attribution line
+    # that licence asks for; an export with images carries only redistributable sources
+    """
+    ALTER TABLE sources ADD COLUMN licence TEXT NOT NULL DEFAULT 'not-redistributable';
+    ALTER TABLE sources ADD COLUMN attribution TEXT NOT NULL DEFAULT '';
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

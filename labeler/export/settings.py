@@ -1,0 +1,41 @@
+"""The decode settings behind the published answers, per model, for the dataset card.
+
+Each response stores what it was asked with (``settings_json``: provider, provider model
+and decode settings, see ``labeler.runs.runner``). The card lists every distinct set per
+published model with how many exported answers used it, so a reader sees a model that was
+run with two settings ("mixed routes") instead of one silently averaged row. ``base_url``
+is left out: it names a private endpoint, not a setting anyone needs to reproduce.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from labeler.results import ScoredCell
+from labeler.store import Project
+
+PRIVATE_SETTINGS = frozenset({"base_url"})
+
+
+@dataclass(frozen=True)
+class DecodeSetting:
+    """One model's settings as stored, and how many exported answers were asked with them."""
+
+    model: str
+    settings: tuple[tuple[str, str], ...]  # (name, JSON value), sorted by name; () unrecorded
+    n_responses: int
+
+
+def decode_settings(project: Project, cells: Sequence[ScoredCell]) -> list[DecodeSetting]:
+    """Per model, every distinct stored settings set among ``cells``' responses, sorted."""
+    wanted = {c.response_id for c in cells}
+    responses = project.responses.latest(item_ids={c.item_id for c in cells})
+    counts: Counter[tuple[str, tuple[tuple[str, str], ...]]] = Counter()
+    for r in responses:
+        if r.id in wanted:
+            shown = sorted((k, json.dumps(v)) for k, v in r.settings.items())
+            counts[(r.model, tuple(kv for kv in shown if kv[0] not in PRIVATE_SETTINGS))] += 1
+    return [DecodeSetting(m, s, n) for (m, s), n in sorted(counts.items())]
