@@ -139,7 +139,9 @@ class RunView(QWidget):
         options.addRow("Items", scope_row)
         options.addRow("Concurrency", concurrency_row := QHBoxLayout())
         concurrency_row.addWidget(self.concurrency)
-        concurrency_row.addWidget(QLabel("calls at once per model (unless models.toml sets its own)"), 1)
+        concurrency_row.addWidget(
+            QLabel("calls at once per model (unless models.toml sets its own)"), 1
+        )
         options.addRow("", self.retry_failed)
         what_box = QGroupBox("What to send")
         what_box.setLayout(options)
