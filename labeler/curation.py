@@ -10,7 +10,6 @@ the CLI and the GUI can never disagree about what an edit means.
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -21,7 +20,7 @@ from labeler.erase.edits import EraseEdits
 from labeler.errors import DuplicateItem, LabelerError
 from labeler.readiness import check_residual_labels
 from labeler.store import Item, KeyEntry, NewItem, Project
-from labeler.store.items import check_marker, clean_alternatives
+from labeler.store.items import check_marker, clean_alternatives, file_sha256
 
 Box = tuple[float, float, float, float]
 IMAGE_KINDS = {".png": "image", ".jpg": "image", ".jpeg": "image", ".svg": "svg"}
@@ -123,7 +122,7 @@ DUPLICATE_OVERLAP = 0.9
 def _refuse_duplicate(project: Project, path: Path, page: int, region: Box) -> None:
     from labeler.pdf.geometry import overlap_share
 
-    source = project.sources.find(hashlib.sha256(path.read_bytes()).hexdigest())
+    source = project.sources.find(file_sha256(path))
     if source is None:
         return
     for other in project.items.on_page(source.id, page):

@@ -9,6 +9,7 @@ import re
 import sqlite3
 import uuid
 from collections.abc import Iterable
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,25 @@ from labeler.store.records import (
 
 EDITABLE_FIELDS = {"subject", "tier", "pattern", "status", "notes"}
 MARKER_RE = re.compile(r"[A-Z]")
+
+
+def file_sha256(path: str | Path) -> str:
+    """The sha256 of a file's bytes, read once per version of the file in a process.
+
+    Adding figures from one book (a scan accepts hundreds) asks for the same book's digest
+    every time; keyed by size and modification time, a 500 MB book is read once, not per figure.
+    """
+    st = Path(path).stat()
+    return _sha256(str(Path(path).resolve()), st.st_size, st.st_mtime_ns)
+
+
+@lru_cache(maxsize=64)
+def _sha256(path: str, size: int, mtime_ns: int) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 class SourceTable:
@@ -55,11 +75,11 @@ class SourceTable:
         original is gone. Adding the project's own copy never replaces the original's path.
         """
         path = Path(path).resolve()
-        data = path.read_bytes()
-        digest = hashlib.sha256(data).hexdigest()
-        copy = None
-        if keep_copy and len(data) <= MAX_SOURCE_COPY:
-            copy = self.assets.put(data, path.suffix.lstrip(".").lower() or "bin")
+        digest = file_sha256(path)
+        known = self.find(digest)
+        copy = known.copy_asset if known is not None else None
+        if copy is None and keep_copy and path.stat().st_size <= MAX_SOURCE_COPY:
+            copy = self.assets.put(path.read_bytes(), path.suffix.lstrip(".").lower() or "bin")
         own_copy = path.is_relative_to(self.assets.root.resolve())
         with transaction(self.db):
             self.db.execute(
@@ -97,7 +117,7 @@ class SourceTable:
     def relink(self, path: str | Path) -> Source:
         """Point the source with exactly these bytes at ``path`` (a moved or renamed file)."""
         path = Path(path).resolve()
-        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        digest = file_sha256(path)
         with transaction(self.db):
             found = self.db.execute(
                 "UPDATE sources SET path = ? WHERE sha256 = ?", (str(path), digest)
