@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING, Any
 
 from labeler.lexicon import Lexicon
 from labeler.prompts import needs_image
+from labeler.review import effective_overrides
 from labeler.scoring import MarkerScore, NameScore, marker_accuracy, score_names
 from labeler.scoring.bulk import collector_paused
 from labeler.status import ResponseStatus
@@ -97,6 +98,7 @@ class ScoredCell:
     recitable: bool
     stale: bool = False  # answered for an older subject or question image
     markers: MarkerScore | None = None  # marker accuracy, for items whose key has markers
+    override: float | None = None  # a reviewer's score for this answer (labeler.review)
 
     @property
     def answered(self) -> bool:
@@ -115,7 +117,8 @@ class ScoredCell:
 
     @property
     def f1(self) -> float:
-        return self.score.f1
+        """The F1 that counts: a reviewer's override of this answer, else the scorer's."""
+        return self.score.f1 if self.override is None else self.override
 
     @property
     def precision(self) -> float:
@@ -276,13 +279,14 @@ def _load_results(project: Project, item_ids: Iterable[str] | None) -> list[Scor
     lexicons = {i: _layered(base, extra[i]) if extra[i] else base for i in items}
     markers = {i: key_markers(keys.get(i, ())) for i in items}
     public = project.public_ids.labels(project.id_prefix)
+    overrides = {rid: o.value for rid, o in effective_overrides(project).items()}
     scored: list[tuple[_Answer, Item, NameScore, bool]] = []
     for a in _latest_answers(project, items.keys()):
         item = items[a.item_id]
         score = score_cell(a.predicted_names, names[a.item_id], lexicons[a.item_id])
         scored.append((a, item, score, is_stale(a, item)))
     flags = item_flags(
-        (a.item_id, a.condition, s.f1)
+        (a.item_id, a.condition, overrides.get(a.id, s.f1))
         for a, _, s, stale in scored
         if answer_counts(a.status, stale)
     )
@@ -314,6 +318,7 @@ def _load_results(project: Project, item_ids: Iterable[str] | None) -> list[Scor
                     if marked
                     else None
                 ),
+                override=overrides.get(a.id),
             )
         )
     return cells

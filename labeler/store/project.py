@@ -3,7 +3,7 @@
 The :class:`Project` is the one API the CLI, the GUI and the runner use to read
 and change a project. Its tables are grouped by job (``project.sources``,
 ``project.items``, ``project.lexicon``, ``project.responses``,
-``project.public_ids``); every write is
+``project.public_ids``, ``project.reviews``); every write is
 one transaction. A ``Project`` belongs to one thread — a worker thread opens
 its own with :meth:`Project.open` (SQLite in WAL mode lets them share the file).
 """
@@ -23,6 +23,7 @@ from labeler.store.items import ItemTable, SourceTable
 from labeler.store.lexicon_rows import LexiconTable
 from labeler.store.public_ids import PublicIdTable
 from labeler.store.responses import ResponseTable
+from labeler.store.reviews import ReviewTable
 
 DB_NAME = "project.sqlite"
 ASSETS = "assets"
@@ -41,6 +42,7 @@ class Project:
         self.responses = ResponseTable(db)
         self.public_ids = PublicIdTable(db)
         self.residual_checks = ResidualCheckTable(db)
+        self.reviews = ReviewTable(db)
 
     # -- lifecycle ---------------------------------------------------------
 

@@ -170,6 +170,36 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE sources ADD COLUMN licence TEXT NOT NULL DEFAULT 'not-redistributable';
     ALTER TABLE sources ADD COLUMN attribution TEXT NOT NULL DEFAULT '';
     """,
+    # 9: review14: reviewer decisions (approvals, key confirmations, score overrides,
+    # comments) as an append-only audit trail, where an undo is a new row naming the one it
+    # reverses; and the keys other curators gave an item independently (curator agreement)
+    """
+    CREATE TABLE review_events (
+        id          INTEGER PRIMARY KEY,
+        item_id     TEXT NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+        kind        TEXT NOT NULL
+                    CHECK (kind IN ('approve', 'confirm-key', 'override', 'comment', 'undo')),
+        model       TEXT,
+        condition   TEXT,
+        response_id INTEGER REFERENCES responses(id) ON DELETE CASCADE,
+        value       REAL CHECK (value IS NULL OR (value >= 0 AND value <= 1)),
+        text        TEXT NOT NULL DEFAULT '',
+        detail      TEXT NOT NULL DEFAULT '',
+        undoes      INTEGER REFERENCES review_events(id),
+        reviewer    TEXT NOT NULL,
+        created_at  TEXT NOT NULL
+    );
+    CREATE INDEX review_events_item ON review_events(item_id, id);
+    CREATE UNIQUE INDEX review_events_undone ON review_events(undoes);
+
+    CREATE TABLE curator_keys (
+        item_id    TEXT NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+        curator    TEXT NOT NULL,
+        names_json TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (item_id, curator)
+    );
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
