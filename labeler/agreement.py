@@ -65,7 +65,9 @@ class Agreement:
         return tuple(sorted((c for c in self.comparisons if not c.agrees), key=lambda c: c.f1))
 
 
-def add_curator_key(project: Project, item_id: str, curator: str, names: Sequence[str]) -> CuratorKey:
+def add_curator_key(
+    project: Project, item_id: str, curator: str, names: Sequence[str]
+) -> CuratorKey:
     """Store ``curator``'s independent key of the item (replacing their earlier one)."""
     project.items.get(item_id)
     curator = " ".join(curator.split())
@@ -121,8 +123,7 @@ def project_agreement(first: Project, second: Project) -> Agreement:
     keys_a, keys_b = first.items.keys(), second.items.keys()
     labels = (first.name, second.name)
     out = [
-        compare_keys(first, a, keys_a.get(a.id, []), keys_b.get(b.id, []), labels)
-        for a, b in pairs
+        compare_keys(first, a, keys_a.get(a.id, []), keys_b.get(b.id, []), labels) for a, b in pairs
     ]
     paired = {b.id for _, b in pairs}
     unpaired = tuple(i.id for i in second.items.list() if i.id not in paired)

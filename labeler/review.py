@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from labeler.errors import LabelerError
@@ -27,6 +27,7 @@ from labeler.readiness import ready_blockers, update_item
 from labeler.status import ResponseStatus
 from labeler.store import KeyEntry, Project
 from labeler.store.reviews import NewReviewEvent, ReviewEvent
+from labeler.text.counted import counted
 
 REVIEWER_ENV = "LABELER_REVIEWER"
 
@@ -193,9 +194,9 @@ def undo(project: Project, event_id: int, reviewer: str) -> ReviewEvent:
     if done is not None:
         raise ReviewError(f"decision {event_id} was already undone by {done.reviewer} ({done.id})")
     with project.transaction():
-        if target.kind == "approve" and target.detail != "ready":
-            if project.items.get(target.item_id).status == "ready":
-                project.items.update(target.item_id, status=target.detail or "draft")
+        restore = target.kind == "approve" and target.detail != "ready"
+        if restore and project.items.get(target.item_id).status == "ready":
+            project.items.update(target.item_id, status=target.detail or "draft")
         event = NewReviewEvent(target.item_id, "undo", reviewer, undoes=event_id)
         return _append(project, event)
 
@@ -204,9 +205,9 @@ def last_undoable(project: Project, item_id: str, reviewer: str | None = None) -
     """The item's newest decision still in force (by ``reviewer`` if given): what Undo reverses."""
     for decision in reversed(history(project, item_id)):
         event = decision.event
-        if event.kind != "undo" and decision.undone_by is None:
-            if reviewer is None or event.reviewer == reviewer:
-                return event
+        mine = reviewer is None or event.reviewer == reviewer
+        if event.kind != "undo" and decision.undone_by is None and mine:
+            return event
     who = f" by {reviewer}" if reviewer else ""
     raise ReviewError(f"item {item_id} has no decision{who} to undo")
 
@@ -284,6 +285,15 @@ def review_counts(project: Project, item_ids: Iterable[str] | None = None) -> Re
     )
 
 
+def counts_line(counts: ReviewCounts) -> str:
+    """The report's line about review: items reviewed and overrides in force."""
+    return (
+        f"{counted(counts.items_reviewed, 'item')} reviewed, "
+        f"{counted(counts.overrides, 'score')} overridden, "
+        f"{counted(counts.comments, 'comment')}"
+    )
+
+
 def describe(decision: Decision) -> str:
     """One line for the log and the history panels: what was decided, on what, and its state."""
     e = decision.event
@@ -346,7 +356,7 @@ def _append(project: Project, event: NewReviewEvent) -> ReviewEvent:
 def _latest_answer(project: Project, item_id: str, model: str, condition: str) -> int:
     """The response id an override judges: the cell's latest answer (refused if it has none)."""
     project.items.get(item_id)
-    answers: Sequence = project.responses.history(item_id, model, condition)
+    answers = project.responses.history(item_id, model, condition)
     if not answers:
         raise ReviewError(
             f"item {item_id} has no answer from {model} under {condition!r} to override"

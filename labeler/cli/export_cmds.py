@@ -39,6 +39,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--pretty-name", help="the dataset's display name (remembered by the project)")
     p.add_argument("--license", help="the card's license id, e.g. cc-by-4.0 (remembered)")
+    p.add_argument(
+        "--cite-author",
+        action="append",
+        metavar="NAME",
+        help="an author of the card's citation, once per author (remembered)",
+    )
+    p.add_argument("--cite-year", help="the citation's year (default: of the newest answer)")
+    p.add_argument("--cite-url", help="where the dataset is published (remembered)")
     p.set_defaults(func=_export)
 
     p = sub.add_parser(
@@ -77,10 +85,13 @@ def _export(args: argparse.Namespace) -> int:
     images = ImageOptions(skip_unlicensed=args.skip_unlicensed) if args.with_images else None
 
     with Project.open(args.dir) as project:
-        for key in ("pretty_name", "license"):
+        for key in ("pretty_name", "license", "cite_year", "cite_url"):
             value = getattr(args, key)
             if value is not None:
                 project.set_meta(key, _one_line(value, f"--{key.replace('_', '-')}"))
+        if args.cite_author:
+            authors = [_one_line(a, "--cite-author") for a in args.cite_author]
+            project.set_meta("cite_authors", " and ".join(authors))
         _warn_before_export(project, args.only_ready)
         report = export_project(
             project, args.out, private=args.private, only_ready=args.only_ready, images=images

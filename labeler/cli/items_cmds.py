@@ -72,6 +72,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=_set_status)
 
     p = commands.add_parser(
+        "add-key",
+        help="a second curator's independent key of an item (for `labeler agreement`)",
+    )
+    p.add_argument("dir", help="the project folder")
+    p.add_argument("id", help="item id (internal, or the public PREFIX-N)")
+    p.add_argument("names", nargs="+", metavar="NAME", help="the names that curator gave")
+    p.add_argument("--curator", required=True, help="whose key it is")
+    p.set_defaults(func=_add_key)
+
+    p = commands.add_parser(
         "check",
         help="read each question back: is any key text still readable?",
         description="The residual-label check: the question PDF's text, plus OCR of the "
@@ -157,6 +167,16 @@ def _edit_key(args: argparse.Namespace) -> int:
         if changed != key[index]:
             project.items.set_key(item.id, [*key[:index], changed, *key[index + 1 :]])
         _print(project, project.items.get(item.id), args.json)
+    return 0
+
+
+def _add_key(args: argparse.Namespace) -> int:
+    from labeler.agreement import add_curator_key
+    from labeler.store import Project
+
+    with Project.open(args.dir) as project:
+        key = add_curator_key(project, _item(project, args.id).id, args.curator, args.names)
+        print(f"{key.item_id}: key of {key.curator} stored ({len(key.names)} names)")
     return 0
 
 

@@ -115,10 +115,21 @@ def _report(args: argparse.Namespace) -> int:
     audit = analysis.audits(frame, lexicon, seed=args.seed)
     if args.format == "markdown":
         sys.stdout.write(analysis.render_markdown(table, audit))
+        if Path(args.results).is_dir():
+            print(f"\nReview: {_review_line(args.results)}")
     else:
         cis = analysis.bootstrap_ci(frame, seed=args.seed)
         sys.stdout.write(analysis.render_json(table, cis, audit))
     return 0
+
+
+def _review_line(folder: str) -> str:
+    """Items reviewed and scores overridden (labeler.review), for a project's report."""
+    from labeler.review import counts_line, review_counts
+    from labeler.store import Project
+
+    with Project.open(folder) as project:
+        return counts_line(review_counts(project))
 
 
 def _project_frame(args: argparse.Namespace) -> tuple[Any, Lexicon]:  # (DataFrame, ...)

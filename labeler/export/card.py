@@ -17,8 +17,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from labeler.export.card_sections import (
+    CardFacts,
+    caveats_section,
+    citation_section,
+    conditions_present,
+    review_section,
+)
 from labeler.export.images import IMAGE_ITEM_FIELDS, Credit
 from labeler.export.rows import Row
 from labeler.export.schema import (
@@ -35,7 +42,7 @@ from labeler.export.schema import (
 )
 from labeler.export.settings import DecodeSetting
 from labeler.lexicon_sources import ATTRIBUTION
-from labeler.prompts import CONDITIONS, build_prompt
+from labeler.prompts import build_prompt
 from labeler.scoring.rules import DEFAULT_RULES, scoring_version
 from labeler.text.counted import counted
 
@@ -65,6 +72,7 @@ class CardInfo:
     id_prefix: str
     license: str = DEFAULT_LICENSE
     decode: tuple[DecodeSetting, ...] = ()  # labeler.export.settings.decode_settings
+    facts: CardFacts = field(default_factory=CardFacts)  # card_sections.card_facts
 
 
 def render_card(
@@ -115,19 +123,20 @@ def _front_matter(info: CardInfo, n_rows: int, results_bytes: int, images: bool)
         "    data_files:",
         "      - split: train",
         f"        path: {RESULTS_PARQUET if images else RESULTS_FILE}",
-        *(_items_config() if images else []),
+        *_items_config(ITEMS_PARQUET if images else ITEMS_FILE),
         "---",
         "",
     ]
     return "\n".join(lines)
 
 
-def _items_config() -> list[str]:
+def _items_config(path: str) -> list[str]:
+    """The ``items`` config: items.jsonl, or with images the parquet that carries them."""
     return [
         "  - config_name: items",
         "    data_files:",
         "      - split: train",
-        f"        path: {ITEMS_PARQUET}",
+        f"        path: {path}",
     ]
 
 
@@ -162,9 +171,12 @@ def _results_table(results: Sequence[Row]) -> str:
     return render_markdown(results_table(frame)).rstrip("\n")
 
 
-def _prompts() -> str:
+def _prompts(conditions: Sequence[str]) -> str:
+    """The prompt of every condition the published answers were given under, verbatim."""
+    if not conditions:
+        return "No answers are published yet, so no prompt was used."
     blocks = []
-    for condition in CONDITIONS:
+    for condition in conditions:
         blocks.append(f"**`{condition}`** — {_PROMPT_HEADINGS[condition]}:")
         blocks.append("```\n" + build_prompt(condition, "{subject}") + "\n```")
     return "\n\n".join(blocks)
@@ -181,6 +193,11 @@ def _images_note(credits: Sequence[Credit] | None) -> str:
         f"Every item's question and answer\nimages are included ({counted(n, 'item')}, config "
         "`items`), each under its source's licence: see *Image licences and attribution*."
     )
+
+
+def _jsonl_config(name: str, credits: Sequence[Credit] | None) -> str:
+    """Which config a JSON-lines file is (with images the parquet files are the configs)."""
+    return f" (config `{name}`)" if credits is None else ""
 
 
 def _image_files(credits: Sequence[Credit] | None, n_items: int) -> str:
@@ -239,8 +256,14 @@ def _body(
     credits: Sequence[Credit] | None = None,
 ) -> str:
     models = sorted({r["model"] for r in results})
-    conditions = [c for c in CONDITIONS if any(r["condition"] == c for r in results)]
+    conditions = conditions_present(results)
     sample = min(SAMPLE_ROWS, len(results))
+    n_results = counted(len(results), "row") + _jsonl_config("default", credits)
+    n_items = counted(len(items), "row") + _jsonl_config("items", credits)
+    scale = (
+        f"**{counted(len(results), 'scored response')}** across {counted(len(models), 'model')},"
+        f"\n{counted(len(conditions), 'condition')}, and {counted(len(items), 'benchmark item')}"
+    )
     return f"""
 # {info.pretty_name}
 
@@ -250,15 +273,14 @@ with the picture removed: whatever a model still scores there came from memory a
 
 ## Dataset structure
 
-This dataset contains **{len(results):,} scored responses** across {counted(len(models), "model")},
-{len(conditions)} conditions, and {len(items):,} benchmark items. {_images_note(credits)}
+This dataset contains {scale}. {_images_note(credits)}
 
 ### Files
 
 | File | Description |
 |---|---|
-| `{RESULTS_FILE}` | One row per (item, model, condition) — {len(results):,} rows |
-| `{ITEMS_FILE}` | One row per benchmark item — {len(items):,} rows with aggregate metadata |
+| `{RESULTS_FILE}` | One row per (item, model, condition) — {n_results} |
+| `{ITEMS_FILE}` | One row per benchmark item, with aggregate metadata — {n_items} |
 | `{SAMPLE_FILE}` | {sample}-row public preview |
 {_image_files(credits, len(items))}| `{CARD_FILE}` | This card |
 
@@ -289,10 +311,11 @@ recitation share      = no-image ÷ told   (%)
 
 ### Prompts — verbatim, as sent
 
-The `condition` column is only reproducible with the exact prompt text. All four prompts
-share the same JSON output schema; only the opening instruction differs.
+The `condition` column is only reproducible with the exact prompt text. These are the
+prompts of the conditions the published answers were given under; they share the same JSON
+output schema, and only the opening instruction differs.
 
-{_prompts()}
+{_prompts(conditions)}
 
 ### Decode settings per model
 
@@ -306,6 +329,16 @@ provider model included; private endpoints left out).
 Mean name-set F1 per model and condition; `grounded` in points, `recited` as a share.
 
 {_results_table(results)}
+
+## Review
+
+{review_section(info.facts)}
+
+## Caveats
+
+Computed from the exported data.
+
+{caveats_section(info.facts, results, items, info.decode)}
 
 ## Identifiers
 
@@ -322,4 +355,8 @@ Latin/Greek plurals, lexicon synonyms, and guarded fuzzy matching (≥7 characte
 identical, ≤3 length difference, ≥0.86 similarity); `distinct` lexicon rows veto plural,
 synonym and fuzzy matches. `unsolved_core` is true when no model reached F1 = 1 in any
 condition; `recitable` when at least one model reached F1 ≥ 0.5 under `no-image`.
+
+## Citation
+
+{citation_section(info.facts.citation)}
 """

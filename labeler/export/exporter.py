@@ -18,11 +18,13 @@ from pathlib import Path
 
 from labeler.errors import ExportError
 from labeler.export.card import DEFAULT_LICENSE, CardInfo, render_card
+from labeler.export.card_sections import CardFacts, card_facts
 from labeler.export.ids import assign_public_ids, preview_public_ids, stored_public_ids
 from labeler.export.images import Credit, credits, image_files, redistributable
 from labeler.export.items import item_rows
 from labeler.export.rows import Row, dump_jsonl, public_number, result_rows
 from labeler.export.schema import (
+    AUDIT_FILE,
     CARD_FILE,
     ITEMS_FILE,
     ITEMS_PARQUET,
@@ -36,6 +38,7 @@ from labeler.export.settings import DecodeSetting, decode_settings
 from labeler.export.validate import check_no_leaks, validate_items, validate_results
 from labeler.export.writer import write_export
 from labeler.results import ScoredCell, load_results
+from labeler.review import audit_rows
 from labeler.store import Item, Project
 from labeler.text.counted import counted
 
@@ -172,7 +175,8 @@ def _build(
     items_out = item_rows(project, items, counted, public)
     decode = tuple(decode_settings(project, counted))
     image_credits = credits(project, items) if with_images else None
-    files = _files(project, results, items_out, decode, image_credits)
+    facts = card_facts(project, items, cells)
+    files = _files(project, results, items_out, decode, image_credits, facts)
     if with_images:
         files |= image_files(project, items, public, results)
     by_id = validate_items(items_out, project.id_prefix)
@@ -181,6 +185,7 @@ def _build(
     check_no_leaks(files, _private_strings(project, shared))
     if private:
         files[PROVENANCE_FILE] = dump_jsonl(_provenance(project, items, public))
+        files[AUDIT_FILE] = dump_jsonl(audit_rows(project, public))  # who decided what, why
     return _Built(files, results, items_out)
 
 
@@ -197,6 +202,7 @@ def _report(
             SAMPLE_FILE: min(SAMPLE_ROWS, len(results)),
             CARD_FILE: len(files[CARD_FILE]),
             **({PROVENANCE_FILE: len(built.items)} if private else {}),
+            **({AUDIT_FILE: files[AUDIT_FILE].count(b"\n")} if private else {}),
             **(
                 {RESULTS_PARQUET: len(results), ITEMS_PARQUET: len(built.items)}
                 if ITEMS_PARQUET in files
@@ -221,6 +227,7 @@ def _files(
     items: list[Row],
     decode: tuple[DecodeSetting, ...],
     image_credits: list[Credit] | None,
+    facts: CardFacts,
 ) -> dict[str, bytes]:
     results_bytes = dump_jsonl(results)
     info = CardInfo(
@@ -228,6 +235,7 @@ def _files(
         id_prefix=project.id_prefix,
         license=project.get_meta("license") or DEFAULT_LICENSE,
         decode=decode,
+        facts=facts,
     )
     card = render_card(info, results, items, len(results_bytes), image_credits)
     return {
@@ -318,4 +326,5 @@ def report_lines(report: ExportReport) -> list[str]:
         )
     if report.private:
         lines.append(f"  PRIVATE: {PROVENANCE_FILE} maps public IDs to sources; do not publish")
+        lines.append(f"  PRIVATE: {AUDIT_FILE} names the reviewers and their reasons")
     return lines

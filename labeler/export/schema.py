@@ -98,6 +98,7 @@ ITEMS_FILE = "items.jsonl"
 SAMPLE_FILE = "sample/results.jsonl"
 CARD_FILE = "README.md"
 PROVENANCE_FILE = "provenance.jsonl"
+AUDIT_FILE = "audit.jsonl"  # --private only: the review audit trail (labeler.review)
 SAMPLE_ROWS = 10
 #: Written only by ``labeler export --with-images`` (labeler/export/images.py).
 ITEMS_PARQUET = "items/train-00000-of-00001.parquet"
@@ -105,6 +106,7 @@ RESULTS_PARQUET = "results/train-00000-of-00001.parquet"
 
 #: Every file an export can contain; a folder holding anything else is not an export.
 EXPORT_FILES: frozenset[str] = frozenset(
-    {RESULTS_FILE, ITEMS_FILE, SAMPLE_FILE, CARD_FILE, PROVENANCE_FILE, ITEMS_PARQUET}
+    {RESULTS_FILE, ITEMS_FILE, SAMPLE_FILE, CARD_FILE, PROVENANCE_FILE, AUDIT_FILE}
+    | {ITEMS_PARQUET}
     | {RESULTS_PARQUET}
 )

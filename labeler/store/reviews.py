@@ -119,7 +119,7 @@ class ReviewTable:
         """One row by id (a clear error for an id nobody recorded)."""
         row = self.db.execute("SELECT * FROM review_events WHERE id = ?", (event_id,)).fetchone()
         if row is None:
-            raise LabelerError(f"no review decision {event_id}; `labeler review log DIR` lists them")
+            raise LabelerError(f"no review decision {event_id} (`labeler review log DIR`)")
         return _event(row)
 
     def events(self, item_id: str | None = None) -> list[ReviewEvent]:
@@ -150,10 +150,12 @@ class ReviewTable:
         if item_id is not None:
             sql, args = sql + " WHERE item_id = ?", (item_id,)
         rows = self.db.execute(sql + " ORDER BY item_id, curator", args)
-        return [
-            CuratorKey(r["item_id"], r["curator"], tuple(json.loads(r["names_json"])), r["created_at"])
-            for r in rows
-        ]
+        return [_curator_key(r) for r in rows]
+
+
+def _curator_key(row: sqlite3.Row) -> CuratorKey:
+    names = tuple(json.loads(row["names_json"]))
+    return CuratorKey(row["item_id"], row["curator"], names, row["created_at"])
 
 
 def _event(row: sqlite3.Row) -> ReviewEvent:

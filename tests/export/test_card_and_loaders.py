@@ -50,14 +50,18 @@ def test_front_matter_declares_the_rows_exactly(export_dir):
         "num_bytes": (export_dir / "results.jsonl").stat().st_size,
     }
     assert meta["configs"] == [
-        {"config_name": "default", "data_files": [{"split": "train", "path": "results.jsonl"}]}
+        {"config_name": "default", "data_files": [{"split": "train", "path": "results.jsonl"}]},
+        {"config_name": "items", "data_files": [{"split": "train", "path": "items.jsonl"}]},
     ]
 
 
 def test_card_body_counts_table_and_verbatim_prompts(export_dir):
     card = (export_dir / "README.md").read_text(encoding="utf-8")
     assert "**14 scored responses** across 2 models,\n4 conditions, and 3 benchmark items" in card
-    assert "| `results.jsonl` | One row per (item, model, condition) — 14 rows |" in card
+    assert (
+        "| `results.jsonl` | One row per (item, model, condition) — 14 rows (config `default`) |"
+        in card
+    )
     for condition in CONDITIONS:
         assert "```\n" + build_prompt(condition, "{subject}") + "\n```" in card
     table = card.split("## Results")[1].split("##")[0]
@@ -98,9 +102,9 @@ def test_datasets_loads_the_export_offline_with_the_declared_features(
     assert train.features["predicted_names"] == datasets.List(datasets.Value("string"))
     first = json.loads((export_dir / "results.jsonl").read_text().splitlines()[0])
     assert train[0] == first
-    items = datasets.load_dataset(
-        "json", data_files=str(export_dir / "items.jsonl"), cache_dir=str(tmp_path / "hf" / "c2")
-    )["train"]
+    items = datasets.load_dataset(str(export_dir), "items", cache_dir=str(tmp_path / "hf" / "c2"))[
+        "train"
+    ]
     assert items.num_rows == 3 and items.features["lexicon"] == datasets.List(
         datasets.List(datasets.Value("string"))
     )

@@ -146,4 +146,4 @@ def test_a_plain_export_stays_without_images(built, tmp_path):
     assert files == ["README.md", "items.jsonl", "results.jsonl", "sample", "sample/results.jsonl"]
     assert report.n_items == 5 and not report.with_images
     card = (tmp_path / "plain" / "README.md").read_text()
-    assert "Source images are not\ndistributed" in card and "config_name: items" not in card
+    assert "Source images are not\ndistributed" in card and "path: items.jsonl" in card
