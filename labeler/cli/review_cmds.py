@@ -164,6 +164,7 @@ def _log(args: argparse.Namespace) -> int:
 
     from labeler import review
     from labeler.store import Project
+    from labeler.text.counted import counted
 
     with Project.open(args.dir) as project:
         item_id = _item_id(project, args.id) if args.id else None
@@ -176,7 +177,7 @@ def _log(args: argparse.Namespace) -> int:
                 print(f"{d.event.item_id}\t{review.describe(d)}")
         if not args.json:
             counts = review.review_counts(project, None if item_id is None else [item_id])
-            print(f"{len(decisions)} decision(s); {review.counts_line(counts)}")
+            print(f"{counted(len(decisions), 'decision')}; {review.counts_line(counts)}")
     return 0
 
 
@@ -198,6 +199,8 @@ def _print_agreement(found: Agreement, as_json: bool) -> None:
     import dataclasses
     import json
 
+    from labeler.text.counted import counted
+
     if as_json:
         data = {
             "mean_f1": found.mean_f1,
@@ -211,9 +214,9 @@ def _print_agreement(found: Agreement, as_json: bool) -> None:
         print("no figure has two keys: add one with `labeler items add-key DIR ID --curator NAME`")
         return
     n = len(found.comparisons)
-    print(f"key agreement: mean name-set F1 {found.mean_f1:.3f} over {n} figure(s)")
+    print(f"key agreement: mean name-set F1 {found.mean_f1:.3f} over {counted(n, 'figure')}")
     disputed = found.disagreements
-    print(f"{len(disputed)} figure(s) to resolve" + (":" if disputed else ""))
+    print(f"{counted(len(disputed), 'figure')} to resolve" + (":" if disputed else ""))
     for c in disputed:
         print(f"  {c.item_id} ({c.subject or 'no subject'}) F1 {c.f1:.3f}")
         if c.only_first:
@@ -221,4 +224,4 @@ def _print_agreement(found: Agreement, as_json: bool) -> None:
         if c.only_second:
             print(f"    only in {c.second}: {'; '.join(c.only_second)}")
     if found.unpaired:
-        print(f"{len(found.unpaired)} item(s) of the second project matched no figure")
+        print(f"{counted(len(found.unpaired), 'item')} of the second project matched no figure")
