@@ -88,7 +88,7 @@ def reviewer_name(given: str | None = None, env: Mapping[str, str] | None = None
     if not name:
         raise ReviewError(
             f"say who is reviewing: --reviewer NAME or set {REVIEWER_ENV} "
-            "(in the GUI: Preferences → Reviewer name)"
+            "(in the GUI: the Reviewer field of the Decisions panel)"
         )
     return name
 
@@ -242,10 +242,11 @@ def in_force(decisions: Iterable[Decision], kind: str) -> list[ReviewEvent]:
     return [d.event for d in decisions if d.event.kind == kind and d.in_force]
 
 
-def effective_overrides(project: Project) -> dict[int, Override]:
-    """Overrides in force, by the response id they judge: what results count instead."""
+def effective_overrides(project: Project, item_id: str | None = None) -> dict[int, Override]:
+    """Overrides in force (of one item, or all), by the response id they judge: what results
+    count instead of the scorer's F1."""
     out: dict[int, Override] = {}
-    for e in in_force(history(project), "override"):
+    for e in in_force(history(project, item_id), "override"):
         assert e.response_id is not None and e.value is not None
         assert e.model is not None and e.condition is not None
         out[e.response_id] = Override(

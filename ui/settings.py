@@ -56,3 +56,13 @@ def remember_project(folder: str | Path) -> None:
     path = str(Path(folder).resolve())
     paths = [path] + [p for p in recent_projects() if p != path]
     app_settings().setValue("recent/projects", paths[:MAX_RECENT])
+
+
+def reviewer_name() -> str:
+    """The reviewer's name every decision is recorded under ('' until the curator types it)."""
+    return str(app_settings().value("review/reviewer", "") or "")
+
+
+def set_reviewer_name(name: str) -> None:
+    """Remember the reviewer's name (one line, spaces tidied)."""
+    app_settings().setValue("review/reviewer", " ".join(name.split()))

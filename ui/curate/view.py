@@ -45,6 +45,7 @@ from ui.curate.page_viewer import PageViewer
 from ui.curate.preview import TOOLS, ErasePreview, Figure
 from ui.curate.scan_dialog import ScanDialog
 from ui.errors import interactive, show_error
+from ui.review.decisions import DecisionPanel
 from ui.session import Session
 from ui.shortcuts import ShortcutRegistry
 
@@ -90,6 +91,8 @@ class CurateView(QWidget):
         self.centre.setDocumentMode(True)
         self.centre.addTab(self.viewer, "Page")
         self.centre.addTab(self.preview, "Erase preview")
+        self.decisions = DecisionPanel(session, self, cells=False)  # approvals, undoable
+        self.centre.addTab(self.decisions, "Decisions")
 
         self.busy = QProgressBar(self)
         self.busy.setRange(0, 0)
@@ -493,6 +496,8 @@ class CurateView(QWidget):
             self.key.load([], None)
         self.add_button.setVisible(self.draft is not None)
         self.discard_button.setVisible(self.draft is not None)
+        shown = self.item if self.draft is None and project is not None else None
+        self.decisions.show_item(shown.id if shown is not None else None)
 
     def _project_opened(self) -> None:
         self.item, self.draft, self.info = None, None, None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 
+from labeler.review import Override
 from labeler.store import Response
 from ui.review.cells import Column
 
@@ -13,7 +14,11 @@ def _fmt(value: object, unit: str = "") -> str:
 
 
 def response_html(
-    column: Column, response: Response | None, earlier: int = 0, stale: bool = False
+    column: Column,
+    response: Response | None,
+    earlier: int = 0,
+    stale: bool = False,
+    override: Override | None = None,
 ) -> str:
     """A compact HTML summary of ``response`` for a QTextBrowser.
 
@@ -47,6 +52,9 @@ def response_html(
         rows.append(
             ("Stale", "answered for an older subject or image: not exported; a run re-sends it")
         )
+    if override is not None:
+        text = f"{override.value:g} by {override.reviewer}: {override.reason}"
+        rows.append(("Score overridden", html.escape(text) + " (counted instead of the F1)"))
     if earlier:
         rows.append(("History", f"{earlier} earlier answer(s) kept for this cell; latest shown"))
     if response.error:

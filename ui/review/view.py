@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QSplitter,
     QTableView,
+    QTabWidget,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
@@ -28,11 +29,13 @@ from PySide6.QtWidgets import (
 
 from labeler.errors import LabelerError
 from labeler.prompts import CONDITIONS
+from labeler.review import effective_overrides
 from ui import workers
 from ui.errors import show_error
 from ui.lexicon.commands import promote
 from ui.review.answers import AnswersDelegate, AnswersModel, Entry
 from ui.review.cells import FILTERS, Column, ReviewData, filtered_items
+from ui.review.decisions import DecisionPanel
 from ui.review.details import response_html
 from ui.review.figure import FigurePanel
 from ui.review.matrix import GroupedHeader, MatrixDelegate, MatrixModel
@@ -92,6 +95,10 @@ class ReviewView(QWidget):
 
         self.details = QTextBrowser()
         self.details.setPlaceholderText("Select a cell to see the raw answer, usage and cost.")
+        self.decisions = DecisionPanel(session)
+        self.side = QTabWidget()
+        self.side.addTab(self.details, "Answer")
+        self.side.addTab(self.decisions, "Decisions")
         self.figure = FigurePanel()
         self.empty = QLabel("No responses yet: run some models from the Run view.")
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -108,7 +115,7 @@ class ReviewView(QWidget):
 
         lower = QSplitter(Qt.Orientation.Horizontal)
         lower.addWidget(self.answers)
-        lower.addWidget(self.details)
+        lower.addWidget(self.side)
         lower.setStretchFactor(0, 3)
         lower.setStretchFactor(1, 2)
         right = QSplitter(Qt.Orientation.Vertical)
@@ -299,11 +306,13 @@ class ReviewView(QWidget):
             self.answers_model.show(None, None, [])
             self.position.setText("")
             self.details.clear()
+            self.decisions.show_item(None)
             return
         item = next(i for i in data.items if i.id == item_id)
         self.figure.show_item(project, item, project.items.key(item_id))
         self.position.setText(f"Item {ids.index(item_id) + 1} of {len(ids)}")
         self.answers_model.item_id = item_id
+        self.decisions.show_item(item_id)
         self._show_answers()
 
     def _answer_columns(self) -> list[Column]:
@@ -322,7 +331,9 @@ class ReviewView(QWidget):
         history = project.responses.history(item_id, column.model, column.condition)
         earlier = max(0, len(history) - 1)
         response, stale = self.data.response(item_id, column), self.data.stale(item_id, column)
-        self.details.setHtml(response_html(column, response, earlier, stale))
+        override = effective_overrides(project, item_id).get(response.id) if response else None
+        self.details.setHtml(response_html(column, response, earlier, stale, override))
+        self.decisions.show_cell(column.model, column.condition)
 
     # -- promoting names ----------------------------------------------------
 
