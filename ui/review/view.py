@@ -33,6 +33,7 @@ from labeler.review import effective_overrides
 from ui import workers
 from ui.errors import show_error
 from ui.lexicon.commands import promote
+from ui.review.agreement import AgreementPanel
 from ui.review.answers import AnswersDelegate, AnswersModel, Entry
 from ui.review.cells import FILTERS, Column, ReviewData, filtered_items
 from ui.review.decisions import DecisionPanel
@@ -99,6 +100,8 @@ class ReviewView(QWidget):
         self.side = QTabWidget()
         self.side.addTab(self.details, "Answer")
         self.side.addTab(self.decisions, "Decisions")
+        self.agreement = AgreementPanel(session)
+        self.side.addTab(self.agreement, "Agreement")
         self.figure = FigurePanel()
         self.empty = QLabel("No responses yet: run some models from the Run view.")
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -141,6 +144,7 @@ class ReviewView(QWidget):
         self.next_button.clicked.connect(lambda: self.step(1))
         self.matrix.selectionModel().currentChanged.connect(self._matrix_current)
         self.answers.clicked.connect(self._answer_clicked)
+        self.agreement.item_chosen.connect(self._open_item)
         self.actions: dict[str, tuple[QAction, str]] = {}
         for action_id, text, key, slot in (
             ("review.next_item", "Next item", "J", lambda: self.step(1)),
@@ -279,6 +283,13 @@ class ReviewView(QWidget):
             self.matrix.scrollTo(index)
         if self.current_item_id() != ids[row]:
             self._show_item(ids[row])
+
+    def _open_item(self, item_id: str) -> None:
+        """Show ``item_id`` (from the Agreement table), clearing a filter that hides it."""
+        if item_id not in self.matrix_model.item_ids:
+            self.filter.setCurrentIndex(0)  # "all"
+        if item_id in self.matrix_model.item_ids:
+            self.select_row(self.matrix_model.item_ids.index(item_id))
 
     def step(self, delta: int) -> None:
         """Go to the next (+1) or previous (−1) item."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import Qt
 
+from labeler.agreement import add_curator_key
 from labeler.results import counted_results
 from tests.ui.factory import heart_project
 from tests.ui.gui_helpers import wait_idle
@@ -120,3 +121,24 @@ def test_curate_shows_an_items_approvals_and_undoes_them(tmp_path, qtbot, sessio
     assert session.project.items.get("cell").status == "draft"
     assert view.form.combos["status"].currentText() == "draft"
     assert "[undone by Linus]" in _history(panel)[0]
+
+
+def test_the_agreement_table_lists_disagreements_and_opens_the_item(view, qtbot):
+    project = view.session.project
+    add_curator_key(project, "heart", "Grace", ["mitral valve", "aorta", "right atrium"])
+    add_curator_key(project, "cell", "Grace", ["Nucleus", "ribosomes"])  # a plural: agrees
+    view.select_row(view.matrix_model.item_ids.index("cell"))
+    view.session.items_changed.emit()
+    view.side.setCurrentWidget(view.agreement)
+    wait_idle(qtbot)
+    panel = view.agreement
+    # two of three names shared on the heart (P = R = 2/3), the cell agrees (1.0)
+    assert "Key agreement <b>0.833</b>" in panel.summary.text()
+    assert "over 2 figures; 1 to resolve" in panel.summary.text()
+    assert panel.table.rowCount() == 1
+    row = [panel.table.item(0, c).text() for c in range(panel.table.columnCount())]
+    assert row == ["heart", "the heart", "Grace", "0.67", "left atrium", "right atrium"]
+    rect = panel.table.visualItemRect(panel.table.item(0, 0))
+    qtbot.mouseClick(panel.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    qtbot.mouseDClick(panel.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert view.current_item_id() == "heart"
