@@ -314,7 +314,8 @@ def describe(decision: Decision) -> str:
         state = " [key changed since]"
     else:
         state = ""
-    return f"#{e.id} {e.created_at} {e.reviewer}: {what}{state}"
+    when = e.created_at[:16].replace("T", " ")  # minutes are enough to read; the trail keeps all
+    return f"#{e.id} {when} {e.reviewer}: {what}{state}"
 
 
 def audit_rows(project: Project, public_ids: Mapping[str, str]) -> list[dict[str, object]]:

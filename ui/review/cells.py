@@ -14,6 +14,7 @@ marker letters also get the cell's marker accuracy (:func:`labeler.results.score
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -29,6 +30,7 @@ from labeler.results import (
     score_cell,
     score_markers,
 )
+from labeler.review import effective_overrides
 from labeler.scoring import MarkerScore, NameScore
 from labeler.status import ResponseStatus
 from labeler.store import Item, Project, Response
@@ -74,6 +76,8 @@ class ReviewData:
         )
         self._project = project  # read on the GUI thread only, like every view's project
         self._lexicons: dict[str, Lexicon] = {}
+        # a reviewer's score replaces the scorer's F1, as in every published number
+        self.overrides = {rid: o.value for rid, o in effective_overrides(project).items()}
 
     # -- lexicon ------------------------------------------------------------
 
@@ -98,9 +102,11 @@ class ReviewData:
         response = self.responses.get((item_id, column.model, column.condition))
         if response is None:
             return None
-        return score_cell(
+        score = score_cell(
             response.predicted_names, self.keys.get(item_id, ()), self.lexicon_for(item_id)
         )
+        override = self.overrides.get(response.id)
+        return score if override is None else dataclasses.replace(score, f1=override)
 
     def stale(self, item_id: str, column: Column) -> bool:
         """The cell's answer was given for an older subject or image (export leaves it out)."""
