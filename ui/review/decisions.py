@@ -121,7 +121,7 @@ class DecisionPanel(QWidget):
         self.undo_button.clicked.connect(self._undo)
         self.history.currentRowChanged.connect(lambda _: self._enable())
         session.item_changed.connect(self._item_changed)
-        session.project_closed.connect(lambda: self.show_item(None))
+        session.project_closed.connect(self._closed)  # a bound slot: dropped with the widget
         self.show_item(None)
 
     # -- what is shown -------------------------------------------------------
@@ -177,6 +177,9 @@ class DecisionPanel(QWidget):
             and row.data(Qt.ItemDataRole.UserRole + 2) != "undo"
         )
         self.undo_button.setEnabled(has_item and undoable)
+
+    def _closed(self) -> None:
+        self.show_item(None)
 
     def _item_changed(self, item_id: str) -> None:
         if item_id == self.item_id:
