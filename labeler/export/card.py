@@ -206,7 +206,7 @@ def _image_files(credits: Sequence[Credit] | None, n_items: int) -> str:
     return (
         f"| `{RESULTS_PARQUET}` | The rows of `{RESULTS_FILE}` as parquet (config `default`) |\n"
         f"| `{ITEMS_PARQUET}` | One row per item with its question and answer images "
-        f"(config `items`) — {n_items:,} rows |\n"
+        f"(config `items`) — {counted(n_items, 'row')} |\n"
     )
 
 

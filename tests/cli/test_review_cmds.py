@@ -86,3 +86,24 @@ def test_agreement_from_a_second_key(folder, capsys):
     assert run("agreement", folder, "--json") == 0
     data = json.loads(capsys.readouterr().out)
     assert data["items"] == 1 and data["comparisons"][0]["only_first"] == ["Right ventricle"]
+
+
+def test_agreement_between_two_projects(folder, tmp_path, capsys):
+    from labeler.store import KeyEntry, NewItem, Project
+
+    with Project.create(tmp_path / "second", name="Second lab") as other:
+        source = other.sources.add(tmp_path / SOURCE_NAME, kind="pdf", page_count=PAGE + 3)
+        other.items.add(
+            NewItem(
+                source_id=source.id,
+                page=PAGE,
+                clip=(72.0, 90.5, 410.0, 500.25),
+                key=[KeyEntry(n) for n in ("Left atrium", "Bicuspid valve", "Aorta", "Septum")],
+            )
+        )
+    assert run("agreement", folder, tmp_path / "second") == 0
+    out = capsys.readouterr().out
+    # bicuspid = mitral (the first project's lexicon); "Septum" and "Right ventricle" differ
+    assert "key agreement: mean name-set F1 0.750 over 1 figure" in out
+    assert "    only in Heart figures: Right ventricle" in out
+    assert "    only in Second lab: Septum" in out

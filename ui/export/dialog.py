@@ -75,7 +75,7 @@ class ExportDialog(QDialog):
 
         self.public = QRadioButton("Public: items.jsonl, results.jsonl, sample, dataset card")
         self.private = QRadioButton(
-            "Private: also provenance.jsonl (sources, pages) — never publish"
+            "Private: also provenance.jsonl and audit.jsonl (sources, reviewers) — never publish"
         )
         self.public.setChecked(True)
         group = QButtonGroup(self)
