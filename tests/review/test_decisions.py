@@ -146,3 +146,23 @@ def test_undo_last_takes_back_the_newest_decision_in_force(project):
     assert review.last_undoable(project, HEART).id == first.id
     with pytest.raises(ReviewError, match="no decision by Linus"):
         review.last_undoable(project, HEART, "Linus")
+
+
+def test_the_results_table_averages_the_reviewers_score(project):
+    from labeler.analysis import results_table
+    from labeler.results import results_frame
+
+    def told(model: str) -> float:
+        table = results_table(results_frame(counted_results(project)))
+        return float(table.set_index("model").loc[model, "told"]) / 100  # the table is in %
+
+    # told for MODELS[0]: heart 6/7, cell 1/2 (mitochondria; nucleolus is not the nucleus),
+    # lung 2/3 (alveoli of alveolus + bronchiole), and the excluded figure 1 (the project's
+    # numbers count every item; only the export leaves excluded ones out)
+    before = (6 / 7 + 1 / 2 + 2 / 3 + 1) / 4
+    assert told(MODELS[0]) == pytest.approx(before)
+    review.override(
+        project, HEART, MODELS[0], "told", "incorrect", "guessed from the subject", "Ada"
+    )
+    assert told(MODELS[0]) == pytest.approx((0 + 1 / 2 + 2 / 3 + 1) / 4)
+    assert told(MODELS[1]) == pytest.approx(before)
