@@ -9,6 +9,7 @@ SDK only when a client is built, so ``labeler --help`` stays fast.
 from __future__ import annotations
 
 import importlib
+import threading
 
 from labeler.errors import ConfigError
 from labeler.providers.base import Provider
@@ -25,14 +26,18 @@ PROVIDER_MODULES: tuple[str, ...] = (
 )
 _registered: dict[str, ProviderSpec] = {}
 _built_in: dict[str, ProviderSpec] = {}
+_loading = threading.RLock()
 
 
 def specs() -> dict[str, ProviderSpec]:
     """Every known provider's spec by name: the built-in ones, then any registered."""
-    if not _built_in:
-        for module in PROVIDER_MODULES:
-            spec: ProviderSpec = importlib.import_module(module).SPEC
-            _built_in[spec.name] = spec
+    with _loading:  # a worker thread and the GUI thread may ask at once
+        if not _built_in:
+            loaded: dict[str, ProviderSpec] = {}
+            for module in PROVIDER_MODULES:
+                spec: ProviderSpec = importlib.import_module(module).SPEC
+                loaded[spec.name] = spec
+            _built_in.update(loaded)
     return {**_built_in, **_registered}
 
 

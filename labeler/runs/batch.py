@@ -111,7 +111,7 @@ def run_batch(
         collected = _collect_locked(project, None)
         plan = plan_run(project, request)
         waiting = project.batches.waiting_cells()
-        calls = [c for c in plan.calls if _cell(c) not in waiting]
+        calls = [c for c in plan.calls if cell(c) not in waiting]
         batched = [replace(c, batch=True) for c in calls if c.model.spec.batch is not None]
         direct = [c for c in calls if c.model.spec.batch is None]
         batched, not_submitted = _within_cap(batched, options.max_cost_usd)
@@ -163,7 +163,8 @@ def wait_for_batches(
         sleep(poll_s)
 
 
-def _cell(call: PlannedCall) -> tuple[str, str, str, str]:
+def cell(call: PlannedCall) -> tuple[str, str, str, str]:
+    """The (item, model, condition, request hash) a planned call answers."""
     return (call.item_id, call.model.name, call.condition, call.request_hash)
 
 
