@@ -24,7 +24,6 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from labeler.errors import ConfigError, LabelerError
-from labeler.providers import spec_for
 from labeler.providers.base import API_ERROR, STATUSES, CallRequest, CallResult
 from labeler.providers.config import ModelConfig, missing_keys
 from labeler.providers.spec import BatchClient, BatchSupport
@@ -344,7 +343,3 @@ def _store(
     project.batches.store_answer(batch.id, call.custom_id, row, project.responses)
     return row
 
-
-def spec_has_batch(provider: str) -> bool:
-    """Whether ``provider`` has a batch API (the GUI greys the option out otherwise)."""
-    return spec_for(provider).batch is not None

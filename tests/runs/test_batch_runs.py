@@ -12,8 +12,8 @@ from labeler.errors import ConfigError
 from labeler.prompts import CONDITIONS
 from labeler.providers.config import load_models
 from labeler.runs.batch import collect_batches, run_batch
-from labeler.runs.cost import call_cost
-from labeler.runs.runner import RunRequest, plan_run
+from labeler.runs.cost import call_cost, estimate_call_cost
+from labeler.runs.runner import RunOptions, RunRequest, plan_run
 from labeler.usage import Usage
 from tests.runs.runs_loopback import http_error, refused, truncated
 from tests.runs.runs_support import ITEMS, models_toml
@@ -142,3 +142,19 @@ def test_a_route_without_a_batch_api_is_refused_before_anything_is_submitted(
     with pytest.raises(ConfigError, match="t/router: OpenRouter has no batch API"):
         run_batch(project, RunRequest(models))
     assert server.batches.created == [] and server.seen == []
+
+
+def test_a_spending_cap_submits_only_what_fits_at_the_batch_price(
+    key_env, server, project, tmp_path
+):
+    (model,) = one_model(tmp_path, server, "openai")
+    plan = plan_run(project, RunRequest([model]))
+    each = estimate_call_cost(model, plan.calls[0].prompt, plan.calls[0].image, batch=True)
+    full = estimate_call_cost(model, plan.calls[0].prompt, plan.calls[0].image)
+    assert each == pytest.approx(full / 2)
+    # the first item's four calls cost about the same; a cap of 3.5 of them holds 3
+    summary = run_batch(project, RunRequest([model], ["told"]), RunOptions(max_cost_usd=3.5 * each))
+    assert summary.submitted_calls == 3 and summary.not_submitted == 0 and not summary.capped
+    summary = run_batch(project, RunRequest([model]), RunOptions(max_cost_usd=1.5 * each))
+    assert summary.capped and summary.submitted_calls == 1
+    assert summary.estimated_usd <= 1.5 * each

@@ -265,7 +265,7 @@ class RunView(QWidget):
             price = (
                 f"${c.price_input_per_mtok:g} / ${c.price_output_per_mtok:g}"
                 if c.price_input_per_mtok is not None and c.price_output_per_mtok is not None
-                else ("free" if c.provider == "baseline" else "no price")
+                else ("free" if c.spec.free else "no price")
             )
             key = "set" if choice.runnable and c.api_key_env else "not needed"
             if not choice.runnable:
