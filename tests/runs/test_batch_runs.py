@@ -158,3 +158,32 @@ def test_a_spending_cap_submits_only_what_fits_at_the_batch_price(
     summary = run_batch(project, RunRequest([model]), RunOptions(max_cost_usd=1.5 * each))
     assert summary.capped and summary.submitted_calls == 1
     assert summary.estimated_usd <= 1.5 * each
+
+
+@pytest.mark.parametrize("provider", PROVIDERS)
+def test_a_collection_stopped_half_way_resumes_without_storing_anything_twice(
+    provider, key_env, server, project, tmp_path
+):
+    models = one_model(tmp_path, server, provider)
+    server.batches.policy.polls = 0
+    run_batch(project, RunRequest(models))
+
+    class Stop(Exception):
+        pass
+
+    def stop_after_five(response) -> None:
+        stored.append(response)
+        if len(stored) == 5:
+            raise Stop
+
+    stored: list = []
+    with pytest.raises(Stop):
+        collect_batches(project, on_answer=stop_after_five)
+    assert len(project.responses.latest()) == 5
+    (job,) = project.batches.jobs()
+    assert job.collected_at is None and len(project.batches.open_calls(job.id)) == CELLS - 5
+    done = collect_batches(project)
+    assert done.stored == CELLS - 5 and done.finished == 1
+    history = project.db.execute("SELECT COUNT(*) FROM responses").fetchone()[0]
+    assert history == CELLS  # each answer stored once
+    assert len(server.batches.created) == 1
