@@ -45,6 +45,7 @@ from labeler.providers.spec import (
     ProviderSpec,
     Setting,
     no_batch_refusal,
+    no_thinking,
 )
 from labeler.usage import Usage
 
@@ -200,6 +201,7 @@ SPEC = ProviderSpec(
     # Anthropic documents 1568 px on the long edge and 5 MB per image (base64).
     image_limits=ImageLimits(max_edge=1568, max_base64=5 * 1024 * 1024),
     image_tokens=lambda width, height: math.ceil(width * height / 750),
+    thinking_tokens=no_thinking,
     free=False,
     client=lambda config, _corpus: AnthropicProvider(config, timeout_s=config.timeout_s),
     # 100,000 requests and 256 MB per batch (documented)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from labeler.providers.base import (
@@ -249,6 +249,12 @@ class GeminiBatches(BatchClient):
             raise BatchApiError(f"Gemini could not {what} the batch job: {exc}") from exc
 
 
+def _thinking_tokens(settings: Mapping[str, object]) -> int:
+    """A positive ``thinking_budget`` may be spent in full (-1, dynamic, is not known)."""
+    budget = settings.get("thinking_budget")
+    return budget if isinstance(budget, int) and budget > 0 else 0
+
+
 def _thinking_budget(value: float) -> str | None:
     return None if value >= -1 else "must be -1 (dynamic), 0 or positive"
 
@@ -266,6 +272,7 @@ SPEC = ProviderSpec(
     # Inline data shares a 20 MB request limit with the prompt.
     image_limits=ImageLimits(max_edge=None, max_base64=19 * 1024 * 1024),
     image_tokens=_image_tokens,
+    thinking_tokens=_thinking_tokens,
     free=False,
     client=lambda config, _corpus: GeminiProvider(config, timeout_s=config.timeout_s),
     # inline requests: the whole batch request stays under 20 MB (documented)

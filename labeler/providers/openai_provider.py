@@ -51,6 +51,7 @@ from labeler.providers.spec import (
     ImageLimits,
     ProviderSpec,
     Setting,
+    no_thinking,
 )
 from labeler.usage import Usage
 
@@ -262,6 +263,7 @@ SPEC = ProviderSpec(
     # OpenAI scales "detail: high" images itself; the request limit is on bytes.
     image_limits=ImageLimits(max_edge=None, max_base64=20 * 1024 * 1024),
     image_tokens=_image_tokens,
+    thinking_tokens=no_thinking,
     free=False,
     client=lambda config, _corpus: OpenAIProvider(config, timeout_s=config.timeout_s),
     # 50,000 requests and 200 MB per input file (the Batch API's documented limits)

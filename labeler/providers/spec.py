@@ -122,8 +122,10 @@ class ProviderSpec:
 
     ``models``: the only model ids it has (``None``: any). ``image_limits``: what an
     image is fitted to (``None``: it is never sent one). ``image_tokens``: the provider's
-    rule of thumb for one image's input tokens from its pixel size. ``free``: it costs
-    nothing (no prices needed). ``required_settings``: settings its API requires.
+    rule of thumb for one image's input tokens from its pixel size. ``thinking_tokens``: the
+    output tokens a model's settings let it spend thinking beyond the answer (billed as
+    output; the estimate adds them). ``free``: it costs nothing (no prices needed).
+    ``required_settings``: settings its API requires.
     """
 
     name: str
@@ -133,9 +135,15 @@ class ProviderSpec:
     models: tuple[str, ...] | None
     image_limits: ImageLimits | None
     image_tokens: Callable[[int, int], int]
+    thinking_tokens: Callable[[Mapping[str, object]], int]
     free: bool
     client: Callable[[ModelConfig, CorpusSource], Provider]
     batch: BatchSupport | None
+
+
+def no_thinking(settings: Mapping[str, object]) -> int:
+    """For a provider whose settings reserve no thinking tokens the estimate can count."""
+    return 0
 
 
 def no_batch_refusal(config: ModelConfig) -> str | None:

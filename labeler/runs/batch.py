@@ -342,4 +342,3 @@ def _store(
     )
     project.batches.store_answer(batch.id, call.custom_id, row, project.responses)
     return row
-

@@ -55,7 +55,5 @@ def estimate_call_cost(
     max_tokens = model.settings.get("max_tokens")
     if isinstance(max_tokens, int):
         output = min(output, max_tokens)
-    budget = model.settings.get("thinking_budget")
-    if isinstance(budget, int) and budget > 0:
-        output += budget
+    output += model.spec.thinking_tokens(model.settings)
     return call_cost(model, Usage(input_tokens, output), batch)

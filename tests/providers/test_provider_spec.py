@@ -52,6 +52,7 @@ SPEC = ProviderSpec(
     models=None,
     image_limits=ImageLimits(max_edge=100, max_base64=1024 * 1024),
     image_tokens=lambda width, height: math.ceil(width * height / 100),
+    thinking_tokens=lambda settings: 0,
     free=False,
     client=_client,
     batch=None,
@@ -135,6 +136,7 @@ def test_a_spec_missing_a_field_fails_where_it_is_written():
             models=None,
             image_limits=None,
             image_tokens=lambda w, h: 0,
+            thinking_tokens=lambda settings: 0,
             free=True,
             client=_client,
         )
