@@ -17,6 +17,9 @@ def routes(server, jobs: BatchJobs) -> list:
     def create(_match, headers, raw: bytes):
         from tests.runs.runs_loopback import _anthropic_request
 
+        refused = jobs.refusal("anthropic")
+        if refused is not None:
+            return refused
         _auth(server, headers)
         body = json.loads(raw)
         answers, ids = [], set()

@@ -16,6 +16,9 @@ def routes(server, jobs: BatchJobs) -> list:
     def create(match, headers, raw: bytes):
         from tests.runs.runs_loopback import _gemini_request
 
+        refused = jobs.refusal("gemini")
+        if refused is not None:
+            return refused
         model = match.group(1)
         batch = json.loads(raw)["batch"]
         answers = []

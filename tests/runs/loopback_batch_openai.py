@@ -36,6 +36,9 @@ def routes(server, jobs: BatchJobs) -> list:
     def create(_match, headers, raw: bytes):
         from tests.runs.runs_loopback import _openai_request
 
+        refused = jobs.refusal("openai")
+        if refused is not None:
+            return refused
         _auth(server, headers)
         body = json.loads(raw)
         if body.get("endpoint") != "/v1/chat/completions" or body.get("completion_window") != "24h":

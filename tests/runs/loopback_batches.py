@@ -27,6 +27,7 @@ class BatchPolicy:
     polls: int = 1
     end: str = "ended"  # ended | expired | cancelled
     answered: int | None = None  # with expired/cancelled: how many were answered
+    refuse: str | None = None  # this provider's create answers HTTP 400 (nothing created)
 
 
 @dataclass(frozen=True)
@@ -86,6 +87,15 @@ class BatchJobs:
             self.jobs[job_id] = job
             self.created.append(job)
         return job
+
+    def refusal(self, provider: str) -> tuple[int, dict, dict] | None:
+        """The 400 a refused create gets, in the provider's error format."""
+        if self.policy.refuse != provider:
+            return None
+        from tests.runs.runs_loopback import _error_body
+
+        body = _error_body(provider, 400)
+        return 400, {}, body
 
     def poll(self, job_id: str) -> Job:
         """A retrieve: one poll closer to the end."""

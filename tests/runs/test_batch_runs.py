@@ -11,6 +11,7 @@ import pytest
 from labeler.errors import ConfigError
 from labeler.prompts import CONDITIONS
 from labeler.providers.config import load_models
+from labeler.providers.spec import BatchApiError
 from labeler.runs.batch import collect_batches, run_batch
 from labeler.runs.cost import call_cost, estimate_call_cost
 from labeler.runs.runner import RunOptions, RunRequest, plan_run
@@ -187,3 +188,19 @@ def test_a_collection_stopped_half_way_resumes_without_storing_anything_twice(
     history = project.db.execute("SELECT COUNT(*) FROM responses").fetchone()[0]
     assert history == CELLS  # each answer stored once
     assert len(server.batches.created) == 1
+
+
+def test_a_refused_job_is_a_clear_error_and_the_jobs_before_it_are_kept(
+    key_env, server, project, tmp_path
+):
+    path = models_toml(tmp_path / "models.toml", server.url)
+    models = load_models(path, only=["t/openai", "t/anthropic"])
+    server.batches.policy.refuse = "anthropic"
+    with pytest.raises(BatchApiError, match="Anthropic could not create the message batch"):
+        run_batch(project, RunRequest(models))
+    (job,) = project.batches.jobs()  # the OpenAI job went in before and is kept
+    assert job.model == "t/openai" and len(server.batches.created) == 1
+    server.batches.policy.refuse = None
+    again = run_batch(project, RunRequest(models))
+    assert again.waiting == CELLS and again.submitted_calls == CELLS  # only anthropic's
+    assert {j.model for j in project.batches.jobs()} == {"t/openai", "t/anthropic"}
