@@ -11,7 +11,13 @@ and every database write are inside the timed run. The runner's CPU time per
 call is printed too: on a loaded machine it, not the wall ratio, is the
 figure that does not depend on what else is running.
 
-    python bench/run.py [--calls 1000] [--latency 0.1] [--concurrency 16]
+The batch path's own overhead is measured after it (``--batch-calls``, default the
+issue's 6,500): plan, build and upload the JSONL, create the job (``run_batch``), then
+poll and collect it (``collect_batches``: download, parse and store every answer, one
+transaction each). The loopback server answers a job's requests when it is created, in
+its own process, so the runner's CPU time is the figure that is the batch path's cost.
+
+    python bench/run.py [--calls 1000] [--latency 0.1] [--concurrency 16] [--batch-calls 6500]
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ from labeler.prompts import CONDITIONS  # noqa: E402
 from labeler.providers.base import CallRequest  # noqa: E402
 from labeler.providers.config import ModelConfig  # noqa: E402
 from labeler.providers.openai_provider import chat_body  # noqa: E402
+from labeler.runs.batch import collect_batches, run_batch  # noqa: E402
 from labeler.runs.runner import RunOptions, RunRequest, plan_run, run  # noqa: E402
 from labeler.store import KeyEntry, NewItem, Project  # noqa: E402
 
@@ -63,6 +70,7 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=1000)
     parser.add_argument("--latency", type=float, default=0.1)
     parser.add_argument("--concurrency", type=int, default=16)
+    parser.add_argument("--batch-calls", type=int, default=6500, help="0: skip the batch path")
     args = parser.parse_args()
     n_items = -(-args.calls // len(CONDITIONS))
     server = subprocess.Popen(
@@ -107,6 +115,11 @@ def main() -> None:
             )
             wall, cpu = time.perf_counter() - start, _cpu() - cpu0
             project.close()
+            batch_line = (
+                _bench_batch(Path(tmp) / "batch", model, args.batch_calls)
+                if args.batch_calls
+                else None
+            )
     finally:
         server.kill()
         server.wait()
@@ -130,6 +143,31 @@ def main() -> None:
         f"runner CPU {cpu:.2f} s = {cpu / summary.sent * 1000:.2f} ms per call "
         f"(the budget at this rate is {ideal / summary.sent * 1000:.2f} ms per call); "
         f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+    )
+    if batch_line:
+        print(batch_line)
+
+
+def _bench_batch(folder: Path, model: ModelConfig, calls: int) -> str:
+    """Submit ``calls`` as one batch job and collect it; wall and CPU per phase."""
+    project = make_project(folder, -(-calls // len(CONDITIONS)))
+    request = RunRequest([model], CONDITIONS)
+    start, cpu0 = time.perf_counter(), _cpu()
+    submitted = run_batch(project, request)
+    submit_wall, submit_cpu = time.perf_counter() - start, _cpu() - cpu0
+    first = collect_batches(project)  # the loopback job says "in progress" once
+    start, cpu0 = time.perf_counter(), _cpu()
+    collected = collect_batches(project)
+    collect_wall, collect_cpu = time.perf_counter() - start, _cpu() - cpu0
+    project.close()
+    n = submitted.submitted_calls
+    assert first.stored == 0 and collected.stored == n, (first, collected)
+    return (
+        f"batch path, {n} calls in {len(submitted.jobs)} job(s): submit (plan, JSONL, upload, "
+        f"create) {submit_wall:.2f} s wall, {submit_cpu:.2f} s CPU = "
+        f"{submit_cpu / n * 1000:.2f} ms per call; collect (retrieve, download, parse, store "
+        f"{collected.stored}) {collect_wall:.2f} s wall, {collect_cpu:.2f} s CPU = "
+        f"{collect_cpu / n * 1000:.2f} ms per call"
     )
 
 

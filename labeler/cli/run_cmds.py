@@ -1,8 +1,10 @@
 """``labeler run``: send a project's items to the configured models.
 
-Prints the plan and its estimated cost first, then one progress line with live
-counts per status and the cost so far, then the actual cost. ``--dry-run``
-prints every call it would make and sends nothing.
+Prints the plan and its estimated cost (and what batch mode would save) first, then,
+on a terminal, a progress bar with live counts per status, the cost so far and the time
+remaining, then the actual cost. ``--dry-run`` prints every call it would make and sends
+nothing. ``--batch`` submits the calls to the providers' batch APIs and returns; the
+same command again (or ``labeler batches DIR --collect``) stores the answers.
 """
 
 from __future__ import annotations
@@ -15,7 +17,8 @@ from typing import TYPE_CHECKING
 from labeler.cli._args import positive_int
 
 if TYPE_CHECKING:
-    from labeler.runs.runner import RunProgress
+    from labeler.runs.batch import BatchRunSummary, CollectSummary
+    from labeler.runs.runner import RunPlan, RunProgress
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -57,6 +60,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--dry-run", action="store_true", help="print the calls, send nothing")
     p.add_argument(
+        "--batch",
+        action="store_true",
+        help="submit the calls to each provider's batch API at its batch price (half price "
+        "by default, batch_discount in models.toml) and return; run again, or `labeler "
+        "batches DIR --collect`, to store the answers that are ready",
+    )
+    p.add_argument(
         "--retry-base-delay",
         type=float,
         default=1.0,
@@ -95,7 +105,7 @@ def _run(args: argparse.Namespace) -> int:
         estimate, unpriced = plan.estimated_cost()
         print(
             f"{len(plan.calls)} calls to make, {plan.skipped} cells already answered "
-            f"(skipped), estimated cost {_money(estimate, unpriced)}"
+            f"(skipped), estimated cost {_money(estimate, unpriced)}{_saving(plan, args.batch)}"
         )
         for line in plan.unrunnable:
             print(f"cannot run {line}", file=sys.stderr)
@@ -112,9 +122,18 @@ def _run(args: argparse.Namespace) -> int:
                     f"{call.request_hash[:12]}"
                 )
             return 0
+        if args.batch:
+            from labeler.runs.batch import run_batch
+
+            options = RunOptions(
+                concurrency=args.concurrency or DEFAULT_CONCURRENCY,
+                retry=RetryPolicy(base_delay_s=args.retry_base_delay),
+                max_cost_usd=args.max_cost,
+            )
+            return _batch_report(run_batch(project, request, options), args.max_cost)
         if not plan.calls:
             return 0
-        progress = _ProgressLine(len(plan.calls))
+        progress = ProgressBar(len(plan.calls))
         options = RunOptions(
             concurrency=args.concurrency or DEFAULT_CONCURRENCY,
             retry=RetryPolicy(base_delay_s=args.retry_base_delay),
@@ -176,29 +195,73 @@ def _money(amount: float, unpriced: list[str]) -> str:
     return text
 
 
-class _ProgressLine:
-    """A bar with counts per status, redrawn in place on a terminal, throttled otherwise."""
+def _saving(plan: RunPlan, batch: bool) -> str:
+    """What batch mode costs and saves, for the models that have a batch API."""
+    full, _ = plan.estimated_cost()
+    in_batch, _ = plan.estimated_cost(batch=True)
+    if not plan.calls or full == in_batch:
+        return ""
+    if batch:
+        return f"; in batch mode ${in_batch:.4f} (saves ${full - in_batch:.4f})"
+    return f"; with --batch ${in_batch:.4f} (saves ${full - in_batch:.4f})"
 
-    def __init__(self, total: int) -> None:
-        self.total = total
-        self.tty = sys.stderr.isatty()
-        self.step = max(1, total // 20)
+
+def _batch_report(summary: BatchRunSummary, cap: float | None) -> int:
+    """Print what ``run --batch`` collected and submitted; exit 3 when the cap held some back."""
+    print_collected(summary.collected)
+    if summary.waiting:
+        print(f"{summary.waiting} calls already waiting in submitted batches (not sent again)")
+    if summary.submitted_calls:
+        print(
+            f"submitted {summary.submitted_calls} calls in {len(summary.jobs)} batch job(s), "
+            f"estimated ${summary.estimated_usd:.4f} at the batch price; run the same command "
+            "again, or `labeler batches DIR --collect` (`--wait` to wait), to store the answers"
+        )
+    if summary.direct is not None:
+        counts = ", ".join(f"{k} {v}" for k, v in summary.direct.counts.items() if v)
+        print(f"sent {summary.direct.sent} calls directly (no batch API): {counts or 'none'}")
+    if summary.capped:
+        print(
+            f"stopped at the spending cap (${cap:.4f}): {summary.not_submitted} calls not "
+            "submitted; raise --max-cost to go on",
+            file=sys.stderr,
+        )
+        return 3
+    return 0
+
+
+def print_collected(collected: CollectSummary) -> None:
+    """One line per look at the waiting jobs: answers stored and jobs still running."""
+    if collected.stored:
+        counts = ", ".join(f"{k} {v}" for k, v in collected.counts.items() if v)
+        print(
+            f"collected {collected.stored} answers from {collected.finished} finished batch "
+            f"job(s): {counts}; cost ${collected.cost_usd:.4f}"
+        )
+    if collected.pending:
+        print(f"{len(collected.pending)} batch job(s) still running")
+
+
+class ProgressBar:
+    """A tqdm bar on a terminal (stderr a TTY): done/total, counts per status, cost so far
+    and time remaining; nothing when stderr is a file or a pipe (logs stay clean)."""
+
+    def __init__(self, total: int, desc: str = "calls") -> None:
+        from tqdm import tqdm
+
+        self.bar = tqdm(
+            total=total,
+            desc=desc,
+            unit="call",
+            file=sys.stderr,
+            disable=not sys.stderr.isatty(),
+            dynamic_ncols=True,
+        )
 
     def __call__(self, progress: RunProgress) -> None:
-        if not self.tty and progress.done % self.step and progress.done != self.total:
-            return
-        filled = int(30 * progress.done / self.total)
         counts = " ".join(f"{k} {v}" for k, v in progress.counts.items() if v)
-        line = (
-            f"[{'#' * filled}{'.' * (30 - filled)}] {progress.done}/{self.total}  {counts}  "
-            f"${progress.cost_usd:.4f}"
-        )
-        if self.tty:
-            sys.stderr.write("\r" + line)
-        else:
-            sys.stderr.write(line + "\n")
-        sys.stderr.flush()
+        self.bar.set_postfix_str(f"{counts} ${progress.cost_usd:.4f}", refresh=False)
+        self.bar.update(progress.done - self.bar.n)
 
     def close(self) -> None:
-        if self.tty:
-            sys.stderr.write("\n")
+        self.bar.close()

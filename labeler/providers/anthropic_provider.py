@@ -7,14 +7,22 @@ into the final message; ``timeout_s`` then bounds the silence between events,
 not the whole answer. SDK retries are off; the runner retries — also when the
 stream itself reports an error event (e.g. ``overloaded_error``) mid-answer.
 ``effort`` goes out as ``output_config.effort``, as on the card.
+
+Batch mode (:class:`AnthropicBatches`, Message Batches) sends the same request bodies
+as ``params``; Anthropic documents every Messages feature as available there, so
+``effort`` is sent the same way, not dropped.
 """
 
 from __future__ import annotations
 
 import base64
+import contextlib
+import math
+from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from labeler.providers.base import (
+    API_ERROR,
     EMPTY,
     OK,
     REFUSED,
@@ -26,6 +34,19 @@ from labeler.providers.base import (
     classify_http_status,
 )
 from labeler.providers.config import ModelConfig
+from labeler.providers.spec import (
+    MAX_TOKENS,
+    TEMPERATURE,
+    BatchApiError,
+    BatchClient,
+    BatchStatus,
+    BatchSupport,
+    ImageLimits,
+    ProviderSpec,
+    Setting,
+    no_batch_refusal,
+    no_thinking,
+)
 from labeler.usage import Usage
 
 if TYPE_CHECKING:
@@ -51,29 +72,7 @@ class AnthropicProvider(Provider):
 
     def request_body(self, request: CallRequest) -> dict[str, Any]:
         """The keyword arguments for ``messages.stream`` (one user message, no ``system``)."""
-        content: list[dict[str, Any]] = [{"type": "text", "text": request.prompt}]
-        if request.image is not None:
-            content.append(
-                {
-                    "type": "image",
-                    "source": {
-                        "type": "base64",
-                        "media_type": request.image.mime,
-                        "data": base64.b64encode(request.image.data).decode("ascii"),
-                    },
-                }
-            )
-        settings = self.config.settings
-        body: dict[str, Any] = {
-            "model": self.config.model,
-            "max_tokens": settings["max_tokens"],
-            "messages": [{"role": "user", "content": content}],
-        }
-        if "temperature" in settings:
-            body["temperature"] = settings["temperature"]
-        if "effort" in settings:
-            body["output_config"] = {"effort": settings["effort"]}
-        return body
+        return request_body(self.config, request)
 
     async def _send(self, request: CallRequest) -> CallResult:
         anthropic = self._anthropic
@@ -94,6 +93,33 @@ class AnthropicProvider(Provider):
         await self.client.close()
 
 
+def request_body(config: ModelConfig, request: CallRequest) -> dict[str, Any]:
+    """The Messages API parameters of one call (one user message, no ``system``)."""
+    content: list[dict[str, Any]] = [{"type": "text", "text": request.prompt}]
+    if request.image is not None:
+        content.append(
+            {
+                "type": "image",
+                "source": {
+                    "type": "base64",
+                    "media_type": request.image.mime,
+                    "data": base64.b64encode(request.image.data).decode("ascii"),
+                },
+            }
+        )
+    settings = config.settings
+    body: dict[str, Any] = {
+        "model": config.model,
+        "max_tokens": settings["max_tokens"],
+        "messages": [{"role": "user", "content": content}],
+    }
+    if "temperature" in settings:
+        body["temperature"] = settings["temperature"]
+    if "effort" in settings:
+        body["output_config"] = {"effort": settings["effort"]}
+    return body
+
+
 def _to_result(message: Message) -> CallResult:
     usage = message.usage
     tokens = Usage(getattr(usage, "input_tokens", None), getattr(usage, "output_tokens", None))
@@ -105,3 +131,79 @@ def _to_result(message: Message) -> CallResult:
         return CallResult(EMPTY, "", stop, usage=tokens)
     status = TRUNCATED if stop in _TRUNCATING else OK
     return CallResult(status, text, stop, usage=tokens)
+
+
+class AnthropicBatches(BatchClient):
+    """Message Batches: ``messages.batches.create`` / ``retrieve`` / ``results``."""
+
+    def __init__(self, config: ModelConfig) -> None:
+        import anthropic
+
+        self._anthropic = anthropic
+        self.config = config
+        self.client = anthropic.Anthropic(
+            api_key=config.api_key(), base_url=config.base_url, timeout=config.timeout_s
+        )
+
+    def submit(self, requests: Sequence[tuple[str, CallRequest]]) -> str:
+        batch_requests: list[Any] = [
+            {"custom_id": custom_id, "params": request_body(self.config, request)}
+            for custom_id, request in requests
+        ]
+        with self._errors("create"):
+            batch = self.client.messages.batches.create(requests=batch_requests)
+        return batch.id
+
+    def status(self, batch_id: str) -> BatchStatus:
+        with self._errors("retrieve"):
+            batch = self.client.messages.batches.retrieve(batch_id)
+        counts = batch.request_counts
+        answered = counts.succeeded + counts.errored + counts.canceled + counts.expired
+        if batch.processing_status != "ended":
+            return BatchStatus("pending", batch.processing_status, answered)
+        if counts.expired:
+            return BatchStatus("expired", "ended (some requests expired)", answered)
+        if counts.canceled:
+            return BatchStatus("cancelled", "ended (some requests canceled)", answered)
+        return BatchStatus("ended", batch.processing_status, answered)
+
+    def results(self, batch_id: str) -> Iterator[tuple[str, CallResult]]:
+        with self._errors("read the results of"):
+            for row in self.client.messages.batches.results(batch_id):
+                result = row.result
+                if result.type == "succeeded":
+                    yield row.custom_id, _to_result(result.message)
+                elif result.type == "errored":
+                    error = result.error.error
+                    text = f"batch request failed: {error.type}: {error.message}"
+                    yield row.custom_id, CallResult(API_ERROR, None, None, error=text)
+                else:  # canceled or expired: never answered
+                    text = f"not answered: the batch request was {result.type}"
+                    yield row.custom_id, CallResult(API_ERROR, None, None, error=text)
+
+    def close(self) -> None:
+        self.client.close()
+
+    @contextlib.contextmanager
+    def _errors(self, what: str) -> Iterator[None]:
+        try:
+            yield
+        except self._anthropic.APIError as exc:
+            raise BatchApiError(f"Anthropic could not {what} the message batch: {exc}") from exc
+
+
+SPEC = ProviderSpec(
+    name="anthropic",
+    settings={"max_tokens": MAX_TOKENS, "temperature": TEMPERATURE, "effort": Setting(str)},
+    required_settings=("max_tokens",),
+    key="required",
+    models=None,
+    # Anthropic documents 1568 px on the long edge and 5 MB per image (base64).
+    image_limits=ImageLimits(max_edge=1568, max_base64=5 * 1024 * 1024),
+    image_tokens=lambda width, height: math.ceil(width * height / 750),
+    thinking_tokens=no_thinking,
+    free=False,
+    client=lambda config, _corpus: AnthropicProvider(config, timeout_s=config.timeout_s),
+    # 100,000 requests and 256 MB per batch (documented)
+    batch=BatchSupport(AnthropicBatches, 100_000, 250 * 1024 * 1024, no_batch_refusal),
+)

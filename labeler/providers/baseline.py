@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from statistics import median
 
 from labeler.providers.base import OK, CallRequest, CallResult, Provider
+from labeler.providers.spec import ProviderSpec, no_thinking
 from labeler.usage import Usage
 
 # Words that say nothing about which parts a figure has.
@@ -68,3 +69,18 @@ class SubjectPriorBaseline(Provider):
             "labels": [{"name": name, "location_hint": ""} for name in names],
         }
         return CallResult(OK, json.dumps(answer, ensure_ascii=False), "stop", Usage(0, 0, 0))
+
+
+SPEC = ProviderSpec(
+    name="baseline",
+    settings={},
+    required_settings=(),
+    key="none",
+    models=("subject-prior",),
+    image_limits=None,
+    image_tokens=lambda width, height: 0,
+    thinking_tokens=no_thinking,
+    free=True,
+    client=lambda _config, corpus: SubjectPriorBaseline((corpus() if corpus else None) or {}),
+    batch=None,  # offline and free: it answers at once
+)

@@ -14,25 +14,21 @@ import tomllib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from labeler.errors import ConfigError
 
-PROVIDERS: tuple[str, ...] = ("openai", "anthropic", "gemini", "baseline")
+if TYPE_CHECKING:
+    from labeler.providers.spec import ProviderSpec
+
 BASELINE_NAME = "baseline/subject-prior"
 
-# Decode settings passed through to the provider as given, and who accepts them.
-_SETTINGS: dict[str, tuple[type | tuple[type, ...], tuple[str, ...]]] = {
-    "max_tokens": (int, ("openai", "anthropic", "gemini")),
-    "temperature": ((int, float), ("openai", "anthropic", "gemini")),
-    "reasoning_effort": (str, ("openai",)),
-    "thinking_budget": (int, ("gemini",)),
-    "effort": (str, ("anthropic",)),
-}
 _PRICES = ("price_input_per_mtok", "price_output_per_mtok")
 _IDENTITY = ("name", "provider", "model", "base_url", "api_key_env")
 DEFAULT_TIMEOUT_S = 600.0
+DEFAULT_BATCH_DISCOUNT = 0.5
 _LIMITS = ("concurrency", "requests_per_minute")
-_KNOWN = {*_IDENTITY, *_SETTINGS, *_PRICES, *_LIMITS, "timeout_s"}
+_GENERAL = {*_IDENTITY, *_PRICES, *_LIMITS, "timeout_s", "batch_discount"}
 _VARIABLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # Prefixes that start an API key or token rather than a variable name (case-sensitive:
 # ``HF_TOKEN`` is a name, ``hf_…`` a Hugging Face token). Many of these keys are made of
@@ -54,6 +50,7 @@ class ModelConfig:
     ``concurrency`` (calls in flight) and ``requests_per_minute`` are this model's own
     limits; ``None`` means the run's default concurrency and no rate limit. They are not
     part of the request hash: how fast a call is sent does not change its answer.
+    ``batch_discount`` is the share of the price a batch API takes off (0.5: half price).
     """
 
     name: str
@@ -67,6 +64,14 @@ class ModelConfig:
     timeout_s: float = DEFAULT_TIMEOUT_S
     concurrency: int | None = None
     requests_per_minute: float | None = None
+    batch_discount: float = DEFAULT_BATCH_DISCOUNT
+
+    @property
+    def spec(self) -> ProviderSpec:
+        """This model's provider: its settings, limits, cost rules and batch support."""
+        from labeler.providers import spec_for
+
+        return spec_for(self.provider)
 
     def api_key(self) -> str:
         """The key from the environment (checked at load); local servers without one get a dummy."""
@@ -146,44 +151,54 @@ def missing_keys(
 
 
 def _parse_entry(file: Path, index: int, entry: object) -> ModelConfig:
+    from labeler.providers import specs
+
     where = f"{file}: models entry {index}"
     if not isinstance(entry, dict):
         raise ConfigError(f"{where}: must be a table")
     if isinstance(entry.get("name"), str) and entry["name"].strip():
         where = f"{file}: model {entry['name']!r}"
-    unknown = sorted(set(entry) - _KNOWN)
+    known_specs = specs()
+    known = _GENERAL.union(*(s.settings for s in known_specs.values()))
+    unknown = sorted(set(entry) - known)
     if unknown:
-        raise ConfigError(f"{where}: unknown key(s) {unknown}; allowed: {sorted(_KNOWN)}")
+        raise ConfigError(f"{where}: unknown key(s) {unknown}; allowed: {sorted(known)}")
     name = _required_text(entry, "name", where)
     provider = _required_text(entry, "provider", where)
-    if provider not in PROVIDERS:
-        raise ConfigError(f"{where}: unknown provider {provider!r}; use one of {list(PROVIDERS)}")
+    if provider not in known_specs:
+        raise ConfigError(f"{where}: unknown provider {provider!r}; use one of {list(known_specs)}")
+    spec = known_specs[provider]
     model = _required_text(entry, "model", where)
-    if provider == "baseline" and model != "subject-prior":
-        raise ConfigError(f"{where}: the baseline provider has one model, 'subject-prior'")
+    if spec.models is not None and model not in spec.models:
+        raise ConfigError(f"{where}: the {provider} provider has only {list(spec.models)}")
     base_url = _text(entry, "base_url", where)
     api_key_env = _key_variable(entry, where)
-    if provider == "baseline" and api_key_env is not None:
-        raise ConfigError(f"{where}: the baseline runs offline and takes no api_key_env")
-    if provider != "baseline" and api_key_env is None and not (provider == "openai" and base_url):
+    if spec.key == "none" and api_key_env is not None:
+        raise ConfigError(f"{where}: the {provider} provider runs offline and takes no api_key_env")
+    if api_key_env is None and (
+        spec.key == "required" or (spec.key == "local-optional" and not base_url)
+    ):
         raise ConfigError(
             f"{where}: api_key_env is required (the name of the environment variable holding"
             " the key; only an openai-compatible local server with base_url may omit it)"
         )
     settings: dict[str, object] = {}
-    for key, (kind, allowed) in _SETTINGS.items():
-        if key not in entry:
-            continue
+    for key in sorted(set(entry) - _GENERAL):
         value = entry[key]
-        if provider not in allowed:
-            raise ConfigError(f"{where}: {key} applies only to {'/'.join(allowed)} models")
-        if isinstance(value, bool) or not isinstance(value, kind):
-            raise ConfigError(f"{where}: {key} must be {_kind_name(kind)}, got {value!r}")
-        if isinstance(value, int | float):
-            _check_range(key, value, where)
+        setting = spec.settings.get(key)
+        if setting is None:
+            takers = [s.name for s in known_specs.values() if key in s.settings]
+            raise ConfigError(f"{where}: {key} applies only to {'/'.join(takers)} models")
+        wrong_bool = isinstance(value, bool) and setting.kind is not bool
+        if wrong_bool or not isinstance(value, setting.kind):
+            raise ConfigError(f"{where}: {key} must be {_kind_name(setting.kind)}, got {value!r}")
+        problem = setting.check(value) if setting.check and isinstance(value, int | float) else None
+        if problem:
+            raise ConfigError(f"{where}: {key} {problem}")
         settings[key] = value
-    if provider == "anthropic" and "max_tokens" not in settings:
-        raise ConfigError(f"{where}: anthropic models need max_tokens (the API requires it)")
+    for key in spec.required_settings:
+        if key not in settings:
+            raise ConfigError(f"{where}: {provider} models need {key} (the API requires it)")
     timeout = entry.get("timeout_s", DEFAULT_TIMEOUT_S)
     if isinstance(timeout, bool) or not isinstance(timeout, int | float) or timeout <= 0:
         raise ConfigError(f"{where}: timeout_s must be a positive number of seconds")
@@ -193,23 +208,25 @@ def _parse_entry(file: Path, index: int, entry: object) -> ModelConfig:
         model=model,
         base_url=base_url,
         api_key_env=api_key_env,
-        settings=settings,
+        settings={k: settings[k] for k in entry if k in settings},
         timeout_s=float(timeout),
         concurrency=_whole(_limit(entry, "concurrency", where, whole=True)),
         requests_per_minute=_limit(entry, "requests_per_minute", where, whole=False),
         price_input_per_mtok=_price(entry, "price_input_per_mtok", where),
         price_output_per_mtok=_price(entry, "price_output_per_mtok", where),
+        batch_discount=_discount(entry, where),
     )
 
 
-def _check_range(key: str, value: float, where: str) -> None:
-    """The numeric decode settings' ranges (their types are checked against ``_SETTINGS``)."""
-    if key == "max_tokens" and value <= 0:
-        raise ConfigError(f"{where}: max_tokens must be positive")
-    if key == "thinking_budget" and value < -1:
-        raise ConfigError(f"{where}: thinking_budget must be -1 (dynamic), 0 or positive")
-    if key == "temperature" and not 0 <= value <= 2:
-        raise ConfigError(f"{where}: temperature must be between 0 and 2")
+def _discount(entry: dict[str, object], where: str) -> float:
+    """``batch_discount``: the share of the price a batch API takes off, 0 to 1."""
+    value = entry.get("batch_discount", DEFAULT_BATCH_DISCOUNT)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+        raise ConfigError(
+            f"{where}: batch_discount must be a share between 0 and 1 (0.5: batch calls cost"
+            f" half), got {value!r}"
+        )
+    return float(value)
 
 
 def _price(entry: dict[str, object], key: str, where: str) -> float | None:
@@ -291,6 +308,8 @@ def _text(entry: dict[str, object], key: str, where: str) -> str | None:
 
 
 def _kind_name(kind: type | tuple[type, ...]) -> str:
+    if kind is bool:
+        return "true or false"
     if kind is int:
         return "an integer"
     return "a string" if kind is str else "a number"

@@ -10,36 +10,17 @@ from __future__ import annotations
 
 import base64
 import io
-from dataclasses import dataclass
 
 from PIL import Image
 
 from labeler.providers.base import ImagePayload
+from labeler.providers.spec import ImageLimits
 
 _MIME = {"PNG": "image/png", "JPEG": "image/jpeg", "WEBP": "image/webp", "GIF": "image/gif"}
 
 
-@dataclass(frozen=True)
-class ImageLimits:
-    """``max_edge``: longest side in pixels; ``max_base64``: bytes once base64-encoded."""
-
-    max_edge: int | None
-    max_base64: int
-
-
-LIMITS: dict[str, ImageLimits] = {
-    # Anthropic documents 1568 px on the long edge and 5 MB per image (base64).
-    "anthropic": ImageLimits(max_edge=1568, max_base64=5 * 1024 * 1024),
-    # OpenAI scales "detail: high" images itself; the request limit is on bytes.
-    "openai": ImageLimits(max_edge=None, max_base64=20 * 1024 * 1024),
-    # Gemini inline data shares a 20 MB request limit with the prompt.
-    "gemini": ImageLimits(max_edge=None, max_base64=19 * 1024 * 1024),
-}
-
-
-def prepare_image(data: bytes, provider: str) -> ImagePayload:
-    """The image as ``provider`` will receive it (unchanged when within its limits)."""
-    limits = LIMITS[provider]
+def prepare_image(data: bytes, limits: ImageLimits) -> ImagePayload:
+    """The image as a provider with ``limits`` will receive it (unchanged when within them)."""
     with Image.open(io.BytesIO(data)) as img:
         img.load()
         fmt = img.format or "PNG"

@@ -89,6 +89,7 @@ class PlannedCall:
     image: ImagePayload | None
     request_hash: str
     settings: Mapping[str, object]
+    batch: bool = False  # sent through the provider's batch API (its batch price)
 
 
 @dataclass(frozen=True)
@@ -99,11 +100,13 @@ class RunPlan:
     skipped: int
     unrunnable: list[str]
 
-    def estimated_cost(self) -> tuple[float, list[str]]:
-        """Estimated dollars for the priced models, and the models without prices."""
+    def estimated_cost(self, batch: bool = False) -> tuple[float, list[str]]:
+        """Estimated dollars for the priced models, and the models without prices;
+        ``batch``: at the batch price of the models that have a batch API."""
         total, unpriced = 0.0, set()
         for call in self.calls:
-            cost = estimate_call_cost(call.model, call.prompt, call.image)
+            in_batch = batch and call.model.spec.batch is not None
+            cost = estimate_call_cost(call.model, call.prompt, call.image, in_batch)
             if cost is None:
                 unpriced.add(call.model.name)
             else:
@@ -230,8 +233,9 @@ def plan_run(project: Project, request: RunRequest) -> RunPlan:
         for model in models:
             settings = _settings(model, corpus_digest)
             image = None
-            if raw_image is not None and model.provider != "baseline":
-                image = prepare_image(raw_image, model.provider)
+            limits = model.spec.image_limits
+            if raw_image is not None and limits is not None:
+                image = prepare_image(raw_image, limits)
             for condition in conditions:
                 if needs_image(condition) and raw_image is None:
                     unrunnable.append(f"{item.id} {model.name} {condition}: no question image")
@@ -580,7 +584,7 @@ def _row(
         usage=result.usage,
         latency_ms=round(result.latency_s * 1000, 3),
         attempts=attempts,
-        cost_usd=call_cost(call.model, result.usage),
+        cost_usd=call_cost(call.model, result.usage, call.batch),
         settings=dict(call.settings),
         image_width=image.width if image else None,
         image_height=image.height if image else None,

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from labeler.errors import ProjectError
 from labeler.store.assets import AssetStore
+from labeler.store.batches import BatchTable
 from labeler.store.checks import ResidualCheckTable
 from labeler.store.database import connect, transaction
 from labeler.store.items import ItemTable, SourceTable
@@ -43,6 +44,7 @@ class Project:
         self.public_ids = PublicIdTable(db)
         self.residual_checks = ResidualCheckTable(db)
         self.reviews = ReviewTable(db)
+        self.batches = BatchTable(db)
 
     # -- lifecycle ---------------------------------------------------------
 

@@ -200,6 +200,41 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (item_id, curator)
     );
     """,
+    # 10: batch12: batch jobs submitted to a provider's batch API (labeler/runs/batch.py) and
+    # the calls in each, so a call is never submitted twice and a finished job never lost
+    """
+    CREATE TABLE batches (
+        id            INTEGER PRIMARY KEY,
+        provider      TEXT NOT NULL,
+        provider_id   TEXT NOT NULL,
+        model         TEXT NOT NULL,
+        model_json    TEXT NOT NULL,
+        settings_json TEXT NOT NULL,
+        state         TEXT NOT NULL,
+        provider_state TEXT NOT NULL DEFAULT '',
+        answered      INTEGER,
+        requests      INTEGER NOT NULL,
+        run_id        INTEGER REFERENCES runs(id) ON DELETE SET NULL,
+        submitted_at  TEXT NOT NULL,
+        checked_at    TEXT,
+        collected_at  TEXT,
+        UNIQUE (provider, provider_id)
+    );
+    CREATE TABLE batch_requests (
+        batch_id      INTEGER NOT NULL REFERENCES batches(id) ON DELETE CASCADE,
+        custom_id     TEXT NOT NULL,
+        item_id       TEXT NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+        condition     TEXT NOT NULL,
+        request_hash  TEXT NOT NULL,
+        image_width   INTEGER,
+        image_height  INTEGER,
+        image_bytes   INTEGER,
+        response_id   INTEGER REFERENCES responses(id) ON DELETE SET NULL,
+        collected     INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (batch_id, custom_id)
+    );
+    CREATE INDEX batch_requests_open ON batch_requests(collected, request_hash);
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

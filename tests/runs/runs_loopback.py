@@ -2,7 +2,9 @@
 
 It implements ``POST /v1/chat/completions`` (OpenAI), ``POST /v1/messages``
 (Anthropic) and ``POST /v1beta/models/{model}:generateContent`` (Gemini) on
-127.0.0.1, checks every request's shape (one user message, no system prompt,
+127.0.0.1, and each provider's batch API (``loopback_batches`` and one module per
+provider beside it) whose requests get the same checks and answers. It checks every
+request's shape (one user message, no system prompt,
 image present or absent, its MIME type matching its bytes, the API key), and
 answers in each provider's real response format. Tests script replies per
 prompt (429 with Retry-After, 500, slow answers, truncation, refusal, empty,
@@ -20,11 +22,14 @@ import contextlib
 import hashlib
 import json
 import re
+import sys
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 API_KEY = "test-key"
 ANSWER = json.dumps(
@@ -129,6 +134,11 @@ class LoopbackServer:
         self.counts: Counter[str] = Counter()
         self._scripts: list[_Script] = []
         self._lock = threading.Lock()
+        # (method, path pattern, handler(match, headers, raw body) -> (status, headers, body))
+        self.routes: list[tuple[str, re.Pattern[str], Callable]] = []
+        from tests.runs.loopback_batches import install_batch_apis
+
+        self.batches = install_batch_apis(self)
         self._httpd = _Server(("127.0.0.1", 0), _handler(self))
         self._thread = threading.Thread(
             target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
@@ -190,8 +200,14 @@ def _handler(server: LoopbackServer) -> type[BaseHTTPRequestHandler]:
         def log_message(self, *args) -> None:
             pass
 
+        def do_GET(self) -> None:
+            self._route("GET", b"")
+
         def do_POST(self) -> None:
-            body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))))
+            raw = self.rfile.read(int(self.headers.get("content-length", 0)))
+            if self._route("POST", raw):
+                return
+            body = json.loads(raw)
             path = self.path.split("?")[0]
             problems: list[str] = []
             try:
@@ -199,6 +215,26 @@ def _handler(server: LoopbackServer) -> type[BaseHTTPRequestHandler]:
             except (KeyError, TypeError, ValueError, AttributeError) as exc:
                 server._record_violation(f"malformed request to {path}: {exc!r}")
                 self._send(400, {"error": {"message": f"malformed request: {exc!r}"}})
+
+        def _route(self, method: str, raw: bytes) -> bool:
+            """A batch-protocol route (``server.routes``) answers, if one matches."""
+            path = self.path.split("?")[0]
+            for verb, pattern, handle in server.routes:
+                match = pattern.match(path)
+                if verb == method and match:
+                    try:
+                        status, headers, payload = handle(match, self.headers, raw)
+                    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+                        server._record_violation(f"malformed request to {path}: {exc!r}")
+                        status, headers = 400, {}
+                        payload = {"error": {"message": f"malformed request: {exc!r}"}}
+                    with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                        self._send(status, payload, headers)
+                    return True
+            if method == "GET":
+                self._send(404, {"error": {"message": f"no route {path}"}})
+                return True
+            return False
 
         def _dispatch(self, path: str, body: dict, problems: list[str]) -> None:
             if path == "/v1/chat/completions":
@@ -222,9 +258,14 @@ def _handler(server: LoopbackServer) -> type[BaseHTTPRequestHandler]:
             with contextlib.suppress(BrokenPipeError, ConnectionResetError):
                 self._send(status, payload, headers)  # the client may have given up (timeout)
 
-        def _send(self, status: int, payload: dict | str, headers: dict | None = None) -> None:
+        def _send(
+            self, status: int, payload: dict | str | bytes, headers: dict | None = None
+        ) -> None:
             headers = {"content-type": "application/json", **(headers or {})}
-            data = (payload if isinstance(payload, str) else json.dumps(payload)).encode()
+            if isinstance(payload, bytes):
+                data = payload
+            else:
+                data = (payload if isinstance(payload, str) else json.dumps(payload)).encode()
             self.send_response(status)
             self.send_header("content-length", str(len(data)))
             for key, value in headers.items():
@@ -480,6 +521,7 @@ def _gemini_body(seen: Seen, reply: Reply, usage_in: int, usage_out: int) -> dic
 
 
 def main() -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--latency", type=float, default=0.0)
     args = parser.parse_args()

@@ -72,9 +72,10 @@ def test_requests_per_minute_spaces_every_request_start(project, key_env, tmp_pa
     assert summary.counts["ok"] == 12
     gaps = [b - a for a, b in pairwise(paced)]
     # 300 a minute: one start every 0.2 s. Arrival times jitter (the first call also opens the
-    # connection; a busy machine delays one request and not the next), so the span is held
-    # to the rate and each gap only to half the interval: unpaced calls arrive ~0 s apart.
-    assert len(paced) == 6 and paced[-1] - paced[0] >= 5 * 0.2 - 0.02
+    # connection; a busy machine delays one request and not the next), so the span after the
+    # first call is held to the rate and each gap only to half the interval: unpaced calls
+    # arrive ~0 s apart.
+    assert len(paced) == 6 and paced[-1] - paced[1] >= 4 * 0.2 - 0.02
     assert min(gaps) >= 0.2 / 2
     assert free[-1] - free[0] < 0.2 * 5  # the other model is not paced
 

@@ -11,7 +11,8 @@ Messages put on the queue (all picklable):
 - ``("progress", RunProgress, [NewResponse, …])`` — counts so far and every
   response stored since the previous message (sent at most every
   :data:`PROGRESS_INTERVAL` seconds, and always for the last one);
-- ``("done", RunSummary)`` — the run ended (finished or cancelled);
+- ``("done", RunSummary | BatchRunSummary | CollectSummary)`` — the run ended (finished
+  or cancelled), the batch jobs were submitted, or the waiting jobs were collected;
 - ``("error", message, is_user_error)`` — the run stopped on an exception.
 """
 
@@ -20,12 +21,14 @@ from __future__ import annotations
 import threading
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from labeler.errors import LabelerError
 from labeler.providers.config import ModelConfig
+from labeler.runs.batch import collect_batches, run_batch
 from labeler.runs.runner import RunOptions, RunProgress, run
 from labeler.runs.runner import RunRequest as CoreRunRequest
 from labeler.store import NewResponse, Project
@@ -44,6 +47,7 @@ class RunRequest:
     item_ids: tuple[str, ...]
     concurrency: int
     retry_failed: bool
+    batch: bool = False  # submit to the providers' batch APIs (batch price) and return
 
     def runs(self) -> CoreRunRequest:
         """The core's record of what to run (the folder and the concurrency stay here)."""
@@ -73,15 +77,35 @@ def main(request: RunRequest, queue: Any, cancel: Any) -> None:
     """Run ``request``; ``queue`` and ``cancel`` are a multiprocessing Queue and Event."""
     stop = threading.Event()  # the runner's own cancel flag, raised when the GUI asks
     threading.Thread(target=lambda: (cancel.wait(), stop.set()), daemon=True).start()
-    try:
+
+    def work() -> object:
         with Project.open(request.folder) as project:
             options = RunOptions(
                 concurrency=request.concurrency,
                 on_progress=Batcher(queue.put).report,
                 cancel=stop,
             )
-            summary = run(project, request.runs(), options)
-        queue.put(("done", summary))
+            if request.batch:
+                return run_batch(project, request.runs(), options)
+            return run(project, request.runs(), options)
+
+    _report(queue, work)
+
+
+def collect(folder: Path, queue: Any, _cancel: Any) -> None:
+    """Ask the project's waiting batch jobs where they are; store every finished one."""
+
+    def work() -> object:
+        with Project.open(folder) as project:
+            return collect_batches(project)
+
+    _report(queue, work)
+
+
+def _report(queue: Any, work: Callable[[], object]) -> None:
+    """Put ``work``'s result on ``queue`` as ``done``, or what stopped it as ``error``."""
+    try:
+        queue.put(("done", work()))
     except LabelerError as exc:
         queue.put(("error", str(exc), True))
     except BaseException as exc:  # reported to the GUI, which shows it as a dialog

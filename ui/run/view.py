@@ -5,6 +5,10 @@ window stays responsive; Cancel stops it between calls and everything finished i
 stored. Starting the same run again resumes it: the core runner skips every
 cell already answered for the same request, and the plan above the Start
 button says how many that is before anything is sent.
+
+"Batch (half price)" submits the calls to the providers' batch APIs instead and returns
+at once; the Batch jobs list shows the jobs still waiting, and Collect (in a child process
+too) stores the answers of every job that has finished.
 """
 
 from __future__ import annotations
@@ -37,12 +41,14 @@ from PySide6.QtWidgets import (
 from labeler.errors import LabelerError
 from labeler.prompts import CONDITIONS
 from labeler.providers.base import STATUSES
+from labeler.runs.batch import BatchRunSummary, CollectSummary
 from labeler.runs.runner import DEFAULT_CONCURRENCY, RunProgress, RunSummary
 from labeler.status import ResponseStatus
 from labeler.store import NewResponse
 from ui import workers
 from ui.errors import show_error
 from ui.review.style import tone
+from ui.run import child
 from ui.run.child import RunRequest
 from ui.run.models_file import ModelChoice, load_choices
 from ui.run.worker import Estimate, RunProcess, estimate
@@ -68,7 +74,7 @@ class RunView(QWidget):
         self.run_process: RunProcess | None = None
         self.estimate_worker: workers.Worker | None = None
         self._started = 0.0
-        self.last_summary: RunSummary | None = None
+        self.last_summary: RunSummary | BatchRunSummary | CollectSummary | None = None
 
         # models
         self.models_path = QLineEdit()
@@ -99,6 +105,25 @@ class RunView(QWidget):
         self.concurrency.setValue(DEFAULT_CONCURRENCY)
         self.concurrency.setToolTip("Calls in flight at once, per provider")
         self.retry_failed = QCheckBox("Re-send failed calls (API error, truncated, empty)")
+        self.batch_mode = QCheckBox("Batch (half price)")
+        self.batch_mode.setToolTip(
+            "Submit the calls to each provider's batch API at its batch price (batch_discount "
+            "in models.toml, half by default) and return at once; answers arrive within 24 h "
+            "and Collect stores them. Models without a batch API (the baseline) run directly."
+        )
+        # batch jobs still waiting for their answers
+        self.batch_jobs = QTreeWidget()
+        self.batch_jobs.setHeaderLabels(["Job", "Model", "State", "Answered", "Submitted"])
+        self.batch_jobs.setRootIsDecorated(False)
+        self.batch_jobs.setAlternatingRowColors(True)
+        self.batch_jobs.header().setStretchLastSection(True)
+        self.batch_jobs.setMaximumHeight(self.fontMetrics().lineSpacing() * 8)
+        self.batch_note = QLabel()
+        self.batch_note.setWordWrap(True)
+        self.collect_button = QPushButton("Collect")
+        self.collect_button.setToolTip(
+            "Ask the providers where each waiting job is and store every finished job's answers"
+        )
         # plan and progress
         self.plan = QLabel("Choose models, conditions and items.")
         self.plan.setWordWrap(True)
@@ -143,6 +168,7 @@ class RunView(QWidget):
             QLabel("calls at once per model (unless models.toml sets its own)"), 1
         )
         options.addRow("", self.retry_failed)
+        options.addRow("", self.batch_mode)
         what_box = QGroupBox("What to send")
         what_box.setLayout(options)
         buttons = QHBoxLayout()
@@ -172,10 +198,20 @@ class RunView(QWidget):
         run_layout.addWidget(self.spent)
         run_layout.addWidget(QLabel("Latest answers"))
         run_layout.addWidget(self.log, 1)
+        batch_box = QGroupBox("Batch jobs")
+        batch_layout = QVBoxLayout(batch_box)
+        batch_layout.addWidget(self.batch_jobs)
+        collect_row = QHBoxLayout()
+        collect_row.addWidget(self.batch_note, 1)
+        collect_row.addWidget(self.collect_button)
+        batch_layout.addLayout(collect_row)
+        right = QVBoxLayout()
+        right.addWidget(run_box, 1)
+        right.addWidget(batch_box)
 
         layout = QHBoxLayout(self)
         layout.addLayout(left, 1)
-        layout.addWidget(run_box, 1)
+        layout.addLayout(right, 1)
 
         self._estimate_timer = QTimer(self)
         self._estimate_timer.setSingleShot(True)
@@ -187,7 +223,9 @@ class RunView(QWidget):
             box.toggled.connect(lambda *_: self._changed())
         self.scope.currentIndexChanged.connect(lambda *_: self._changed())
         self.retry_failed.toggled.connect(lambda *_: self._changed())
+        self.batch_mode.toggled.connect(lambda *_: self._changed())
         self.start_button.clicked.connect(self.start)
+        self.collect_button.clicked.connect(self.collect)
         self.cancel_button.clicked.connect(self.cancel)
         session.project_opened.connect(self._project_opened)
         session.project_closed.connect(self._estimate_timer.stop)
@@ -227,7 +265,7 @@ class RunView(QWidget):
             price = (
                 f"${c.price_input_per_mtok:g} / ${c.price_output_per_mtok:g}"
                 if c.price_input_per_mtok is not None and c.price_output_per_mtok is not None
-                else ("free" if c.provider == "baseline" else "no price")
+                else ("free" if c.spec.free else "no price")
             )
             key = "set" if choice.runnable and c.api_key_env else "not needed"
             if not choice.runnable:
@@ -276,6 +314,7 @@ class RunView(QWidget):
             tuple(items),
             self.concurrency.value(),
             self.retry_failed.isChecked(),
+            self.batch_mode.isChecked(),
         )
 
     def _item_ids(self) -> list[str]:
@@ -296,6 +335,7 @@ class RunView(QWidget):
         self._changed()
         self._estimate_timer.stop()
         self.refresh_estimate()  # at once: the plan is the first thing the curator reads
+        self.refresh_batches()
 
     def _changed(self, *_: object) -> None:
         count = len(self._item_ids())
@@ -333,10 +373,22 @@ class RunView(QWidget):
             parts.append(f"{result.skipped:,} already answered (skipped: a re-run resumes)")
         if result.unrunnable:
             parts.append(f"{result.unrunnable:,} cannot run (no question image)")
-        cost = f"estimated <b>${result.cost_usd:,.2f}</b>"
+        if result.waiting:
+            parts.append(f"{result.waiting:,} waiting in batch jobs (collect them)")
+        batch = self.batch_mode.isChecked()
+        shown = result.batch_cost_usd if batch else result.cost_usd
+        cost = f"estimated <b>${shown:,.2f}</b>"
         if result.unpriced:
             cost += f" + unpriced: {', '.join(result.unpriced)}"
+        saving = result.cost_usd - result.batch_cost_usd
+        if saving > 0:
+            cost += (
+                f" · batch mode saves ${saving:,.2f}"
+                if batch
+                else f" · in batch mode ${result.batch_cost_usd:,.2f}"
+            )
         self.plan.setText(" · ".join(parts) + "<br>" + cost)
+        self.start_button.setText("Submit batch" if batch else "Start run")
         self.start_button.setEnabled(result.calls > 0)
 
     def _estimate_failed(self, exc: BaseException) -> None:
@@ -356,9 +408,22 @@ class RunView(QWidget):
         self._reset_counts()
         self.log.clear()
         self.progress.setRange(0, 0)  # busy until the first answer says how many
-        self.outcome.setText("Starting the run…")
+        self.outcome.setText("Submitting the batch jobs…" if request.batch else "Starting the run…")
         self._started = time.monotonic()
-        process = RunProcess(request, self)
+        self._launch(RunProcess(request, self))
+        self.session.status_message.emit(f"Run started: {len(request.models)} model(s)")
+
+    def collect(self) -> None:
+        """Store the answers of every finished batch job, in a child process."""
+        project = self.session.project
+        if project is None or self.run_process is not None:
+            return
+        self.outcome.setText("Asking the providers about the waiting batch jobs…")
+        self.progress.setRange(0, 0)
+        self._launch(RunProcess(project.folder, self, target=child.collect))
+        self.cancel_button.setEnabled(False)  # a collection is a few requests: not cancelled
+
+    def _launch(self, process: RunProcess) -> None:
         process.progress.connect(self._progress)
         process.finished.connect(self._finished)
         process.failed.connect(self._failed)
@@ -366,7 +431,24 @@ class RunView(QWidget):
         self.run_process = process
         process.start()
         self._set_running(True)
-        self.session.status_message.emit(f"Run started: {len(request.models)} model(s)")
+
+    def refresh_batches(self) -> None:
+        """List the project's batch jobs still waiting for answers (a small store read)."""
+        project = self.session.project
+        jobs = project.batches.jobs(live_only=True) if project is not None else []
+        self.batch_jobs.clear()
+        for job in jobs:
+            answered = f"{job.answered or 0:,} of {job.requests:,}"
+            row = QTreeWidgetItem(
+                [job.provider_id, job.model, job.state, answered, job.submitted_at]
+            )
+            self.batch_jobs.addTopLevelItem(row)
+        for column in range(4):
+            self.batch_jobs.resizeColumnToContents(column)
+        self.batch_note.setText(
+            f"{len(jobs)} job(s) waiting for answers" if jobs else "No batch jobs waiting."
+        )
+        self.collect_button.setEnabled(bool(jobs) and self.run_process is None)
 
     def cancel(self) -> None:
         """Stop after the calls in flight; everything finished is kept."""
@@ -388,8 +470,14 @@ class RunView(QWidget):
         while self.log.count() > MAX_LOG:
             self.log.takeItem(self.log.count() - 1)
 
-    def _finished(self, summary: RunSummary) -> None:
+    def _finished(self, summary: RunSummary | BatchRunSummary | CollectSummary) -> None:
         self.last_summary = summary
+        if isinstance(summary, BatchRunSummary):
+            self._submitted(summary)
+            return
+        if isinstance(summary, CollectSummary):
+            self._collected(summary)
+            return
         verb = "Cancelled" if summary.cancelled else "Finished"
         self.outcome.setText(
             f"<b>{verb}</b>: {summary.sent:,} of {summary.planned:,} calls sent, "
@@ -399,6 +487,31 @@ class RunView(QWidget):
             self.progress.setRange(0, summary.planned)
             self.progress.setValue(summary.sent)
         self.session.status_message.emit(f"Run {verb.lower()}: {summary.sent} answers stored")
+
+    def _submitted(self, summary: BatchRunSummary) -> None:
+        text = (
+            f"<b>Submitted</b> {summary.submitted_calls:,} calls in {len(summary.jobs)} batch "
+            f"job(s), estimated ${summary.estimated_usd:,.4f} at the batch price."
+        )
+        if summary.waiting:
+            text += f" {summary.waiting:,} calls were already waiting in a job (not sent again)."
+        if summary.collected.stored:
+            text += f" Collected {summary.collected.stored:,} answers of finished jobs."
+        if summary.direct is not None:
+            text += f" {summary.direct.sent:,} calls without a batch API were sent directly."
+        self.outcome.setText(text)
+        self.session.status_message.emit(f"Batch submitted: {summary.submitted_calls} calls")
+
+    def _collected(self, summary: CollectSummary) -> None:
+        counts = ", ".join(f"{k} {v:,}" for k, v in summary.counts.items() if v)
+        text = (
+            f"<b>Collected</b> {summary.stored:,} answers from {summary.finished} finished "
+            f"job(s){': ' + counts if counts else ''}, ${summary.cost_usd:,.4f}."
+        )
+        if summary.pending:
+            text += f" {len(summary.pending)} job(s) still running: collect again later."
+        self.outcome.setText(text)
+        self.session.status_message.emit(f"Collected {summary.stored} batch answers")
 
     def _failed(self, message: str, user_error: bool) -> None:
         first_line = message.splitlines()[0]
@@ -410,13 +523,22 @@ class RunView(QWidget):
         self._set_running(False)
         if self.progress.maximum() == 0:
             self.progress.setRange(0, 1)
+        self.refresh_batches()
         self.session.responses_changed.emit()
+        self._changed()  # a new plan: what was submitted or collected is no longer to send
 
     def _set_running(self, running: bool) -> None:
         self.start_button.setEnabled(not running)
         self.cancel_button.setEnabled(running)
-        for widget in (self.models, self.scope, self.concurrency, self.retry_failed):
+        for widget in (
+            self.models,
+            self.scope,
+            self.concurrency,
+            self.retry_failed,
+            self.batch_mode,
+        ):
             widget.setEnabled(not running)
+        self.collect_button.setEnabled(not running and self.batch_jobs.topLevelItemCount() > 0)
         for box in self.conditions.values():
             box.setEnabled(not running)
 

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import multiprocessing
 import queue as queue_module
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
+from labeler.runs.batch import cell
 from labeler.runs.runner import plan_run
 from labeler.store import Project
 from ui.run import child
@@ -34,30 +37,50 @@ class Estimate:
     unrunnable: int
     cost_usd: float
     unpriced: tuple[str, ...]
+    batch_cost_usd: float  # the same calls at the batch price (where a batch API exists)
+    waiting: int  # calls submitted in batch jobs whose answers are not stored yet
 
 
 def estimate(request: RunRequest) -> Estimate:
     """Plan the run (as the runner would) and price it; runs on a worker thread."""
     with Project.open(request.folder) as project:
         plan = plan_run(project, request.runs())
+        waiting = project.batches.waiting_cells()
+    calls = [c for c in plan.calls if cell(c) not in waiting]
+    plan = replace(plan, calls=calls)
     cost, unpriced = plan.estimated_cost()
-    return Estimate(len(plan.calls), plan.skipped, len(plan.unrunnable), cost, tuple(unpriced))
+    batch_cost = plan.estimated_cost(batch=True)[0]
+    return Estimate(
+        len(calls),
+        plan.skipped,
+        len(plan.unrunnable),
+        cost,
+        tuple(unpriced),
+        batch_cost,
+        len(waiting),
+    )
 
 
 class RunProcess(QObject):
-    """One run in a child process, reported through signals on the GUI thread."""
+    """One run (or one collection of batch jobs: ``target=child.collect`` with the project
+    folder) in a child process, reported through signals on the GUI thread."""
 
     progress = Signal(object, object)  # RunProgress, [NewResponse, …] stored since last time
-    finished = Signal(object)  # RunSummary
+    finished = Signal(object)  # RunSummary, BatchRunSummary or CollectSummary
     failed = Signal(str, bool)  # message, is a user error (LabelerError)
     ended = Signal()  # always last, whatever happened
 
-    def __init__(self, request: RunRequest, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        request: Any,
+        parent: QObject | None = None,
+        target: Callable[[Any, Any, Any], None] = child.main,
+    ) -> None:
         super().__init__(parent)
         self._queue = SPAWN.Queue()
         self._cancel = SPAWN.Event()
         self._process = SPAWN.Process(
-            target=child.main, args=(request, self._queue, self._cancel), daemon=True
+            target=target, args=(request, self._queue, self._cancel), daemon=True
         )
         self._timer = QTimer(self)
         self._timer.setInterval(POLL_MS)
