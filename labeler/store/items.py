@@ -6,7 +6,6 @@ import builtins
 import hashlib
 import json
 import re
-import sqlite3
 import uuid
 from collections.abc import Iterable
 from functools import lru_cache
@@ -16,7 +15,7 @@ from typing import Any
 from labeler.errors import LabelerError, SourceMissing
 from labeler.store.assets import AssetStore
 from labeler.store.clock import now
-from labeler.store.database import transaction
+from labeler.store.database import Connection, Row, transaction
 from labeler.store.records import (
     LICENCES,
     PATTERNS,
@@ -55,7 +54,7 @@ def _sha256(path: str, size: int, mtime_ns: int) -> str:
 class SourceTable:
     """Documents figures were taken from (private provenance)."""
 
-    def __init__(self, db: sqlite3.Connection, assets: AssetStore) -> None:
+    def __init__(self, db: Connection, assets: AssetStore) -> None:
         self.db = db
         self.assets = assets
 
@@ -85,8 +84,8 @@ class SourceTable:
             self.db.execute(
                 "INSERT INTO sources(path, sha256, kind, page_count, title, added_at, copy_asset) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(sha256) DO UPDATE SET "
-                "path = CASE WHEN ? THEN path ELSE excluded.path END, "
-                "copy_asset = COALESCE(copy_asset, excluded.copy_asset)",
+                "path = CASE WHEN ? THEN sources.path ELSE excluded.path END, "
+                "copy_asset = COALESCE(sources.copy_asset, excluded.copy_asset)",
                 (str(path), digest, kind, page_count, title, now(), copy, own_copy),
             )
         row = self.db.execute("SELECT * FROM sources WHERE sha256 = ?", (digest,)).fetchone()
@@ -190,7 +189,7 @@ MAX_SOURCE_COPY = 512 * 1024 * 1024
 class ItemTable:
     """Items, their images and their answer keys."""
 
-    def __init__(self, db: sqlite3.Connection, assets: AssetStore) -> None:
+    def __init__(self, db: Connection, assets: AssetStore) -> None:
         self.db = db
         self.assets = assets
 
@@ -417,11 +416,11 @@ def _check_fields(fields: dict[str, str]) -> None:
             raise LabelerError(f"{name} must be one of {', '.join(allowed)}, not {fields[name]!r}")
 
 
-def _source(row: sqlite3.Row) -> Source:
+def _source(row: Row) -> Source:
     return Source(**{k: row[k] for k in row.keys()})  # noqa: SIM118 - sqlite3.Row
 
 
-def _item(row: sqlite3.Row) -> Item:
+def _item(row: Row) -> Item:
     clip = (row["clip_x0"], row["clip_y0"], row["clip_x1"], row["clip_y1"])
     return Item(
         id=row["id"],
@@ -445,7 +444,7 @@ def _item(row: sqlite3.Row) -> Item:
     )
 
 
-def _key_entry(row: sqlite3.Row) -> KeyEntry:
+def _key_entry(row: Row) -> KeyEntry:
     bbox = (row["x0"], row["y0"], row["x1"], row["y1"])
     anchor = (row["anchor_x"], row["anchor_y"])
     return KeyEntry(
