@@ -194,8 +194,8 @@ def _empty_postgres(url: str) -> PgConnection:
     """Connect to ``url`` for a new project: the database must be empty and sort bytewise.
 
     A database already holding a project is refused (two projects in one database would mix);
-    one whose collation is not ``C`` is refused because text would sort differently from the
-    SQLite store and exports would change order when a project moves between the two.
+    one that does not sort text by code point (collation ``C``) is refused because text would
+    sort differently from the SQLite store and exports would change order between the two.
     """
     db = PgConnection(url)
     try:
@@ -204,14 +204,18 @@ def _empty_postgres(url: str) -> PgConnection:
                 f"the database {url} is not empty; give a new database for the project "
                 "(createdb --locale=C --template=template0 NAME)"
             )
-        (collation,) = db.execute(
-            "SELECT datcollate FROM pg_database WHERE datname = current_database()"
-        ).fetchall()[0]
-        if collation not in ("C", "POSIX", "C.UTF-8", "C.utf8"):
+        probe = ["a", "B", "z", "é", "Z", "_"]
+        order = [
+            r[0]
+            for r in db.execute(
+                "SELECT s FROM (VALUES (?), (?), (?), (?), (?), (?)) AS v(s) ORDER BY s", probe
+            )
+        ]
+        if order != sorted(probe):
             raise ProjectError(
-                f"the database {url} sorts text by {collation!r}; Labeler needs bytewise order "
-                "(C) so that a project sorts the same on SQLite and PostgreSQL: create it with "
-                "createdb --locale=C --template=template0 NAME"
+                f"the database {url} sorts text by a language's rules ({''.join(order)}); "
+                "Labeler needs code-point order (C) so that a project sorts the same on SQLite "
+                "and PostgreSQL: create it with createdb --locale=C --template=template0 NAME"
             )
     except BaseException:
         db.close()
