@@ -70,9 +70,7 @@ def _init(args: argparse.Namespace) -> int:
     ) as project:
         rows = len(project.lexicon.rows())
         where = f" (database {project.database_url})" if project.database_url else ""
-        print(
-            f"created project {project.name!r} in {project.folder}{where} ({rows} lexicon rows)"
-        )
+        print(f"created project {project.name!r} in {project.folder}{where} ({rows} lexicon rows)")
     return 0
 
 
