@@ -38,7 +38,9 @@ def test_a_stale_edit_is_refused_with_a_clear_message_and_writes_nothing(project
     item = project.items.add(NewItem(subject="heart", key=[KeyEntry("Aorta")]))
     mine, theirs = project.items.get(item.id), project.items.get(item.id)
     project.items.update(item.id, notes="theirs", expected_version=theirs.version)
-    with pytest.raises(EditConflict, match="changed by someone else.*version 1.*version 2.*reload"):
+    with pytest.raises(
+        EditConflict, match=r"changed by someone else.*version 1.*version 2.*reload"
+    ):
         project.items.update(item.id, notes="mine", expected_version=mine.version)
     with pytest.raises(EditConflict):
         project.items.set_key(item.id, [KeyEntry("Vena cava")], expected_version=mine.version)
