@@ -24,6 +24,7 @@ from labeler.atomic import write_text
 from labeler.errors import ProjectError
 from labeler.store.assets import AssetStore
 from labeler.store.checks import ResidualCheckTable
+from labeler.store.claims import ClaimTable
 from labeler.store.database import Connection, connect, connect_postgres, transaction
 from labeler.store.items import ItemTable, SourceTable
 from labeler.store.lexicon_rows import LexiconTable
@@ -86,6 +87,7 @@ class Project:
         self.responses = ResponseTable(db)
         self.public_ids = PublicIdTable(db)
         self.residual_checks = ResidualCheckTable(db)
+        self.claims = ClaimTable(db)
 
     # -- lifecycle ---------------------------------------------------------
 
