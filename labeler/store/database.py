@@ -107,6 +107,24 @@ def migrate(db: Connection, where: str) -> None:
                 db.execute(f"PRAGMA user_version={number + 1}")
 
 
+def tables(db: Connection) -> list[str]:
+    """The project's tables; on SQLite in the order they were created (parents first)."""
+    if isinstance(db, PgConnection):
+        return db.tables()
+    rows = db.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' "
+        "ESCAPE '\\' ORDER BY rowid"
+    )
+    return [r[0] for r in rows]
+
+
+def columns(db: Connection, table: str) -> list[str]:
+    """``table``'s columns in order (PostgreSQL's hidden ``rowid`` left out)."""
+    if isinstance(db, PgConnection):
+        return db.columns(table)
+    return [r[1] for r in db.execute(f"PRAGMA table_info({table})")]
+
+
 def _statements(script: str) -> list[str]:
     """Split a migration into statements (``executescript`` would commit early)."""
     parts, current = [], []

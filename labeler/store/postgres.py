@@ -235,6 +235,24 @@ class PgConnection:
         )
         return [r[0] for r in rows]
 
+    def columns(self, table: str) -> list[str]:
+        """``table``'s columns in order, without the hidden ``rowid``."""
+        rows = self.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_schema = "
+            "current_schema() AND table_name = ? AND column_name <> 'rowid' "
+            "ORDER BY ordinal_position",
+            (table,),
+        )
+        return [r[0] for r in rows]
+
+    def reset_identities(self) -> None:
+        """Start each identity after the largest id copied in (rows inserted with their ids)."""
+        for table in sorted(self.id_tables()):
+            self.execute(
+                f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+                f"COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)"
+            )
+
 
 @contextlib.contextmanager
 def _mapped_errors(base: type[Exception]) -> Iterator[None]:

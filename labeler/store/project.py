@@ -110,7 +110,7 @@ class Project:
         if folder.exists() and not folder.is_dir():
             raise ProjectError(f"{folder} exists and is not a folder")
         if db_url is not None:
-            db: Connection = _empty_postgres(db_url)
+            db: Connection = new_postgres_database(db_url)
         folder.mkdir(parents=True, exist_ok=True)
         (folder / ASSETS).mkdir(exist_ok=True)
         if db_url is None:
@@ -192,7 +192,7 @@ def _check_prefix(prefix: str) -> str:
     return prefix.upper()
 
 
-def _empty_postgres(url: str) -> PgConnection:
+def new_postgres_database(url: str) -> PgConnection:
     """Connect to ``url`` for a new project: the database must be empty and sort bytewise.
 
     A database already holding a project is refused (two projects in one database would mix);
