@@ -215,12 +215,14 @@ class PgConnection:
 
     def schema_version(self) -> int:
         """How many migrations this database has had (0: a new, empty database)."""
-        self.execute("CREATE TABLE IF NOT EXISTS labeler_schema (version BIGINT NOT NULL)")
+        if self.execute("SELECT to_regclass('labeler_schema')").fetchone()[0] is None:
+            return 0
         row = self.execute("SELECT version FROM labeler_schema").fetchone()
         return 0 if row is None else int(row[0])
 
     def set_schema_version(self, version: int) -> None:
         """Record ``version`` (inside the migration's transaction)."""
+        self.execute("CREATE TABLE IF NOT EXISTS labeler_schema (version BIGINT NOT NULL)")
         self.execute("DELETE FROM labeler_schema")
         self.execute("INSERT INTO labeler_schema(version) VALUES (?)", (version,))
         self._id_tables = None
