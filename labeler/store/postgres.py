@@ -215,7 +215,8 @@ class PgConnection:
 
     def schema_version(self) -> int:
         """How many migrations this database has had (0: a new, empty database)."""
-        if self.execute("SELECT to_regclass('labeler_schema')").fetchone()[0] is None:
+        [(found,)] = self.execute("SELECT to_regclass('labeler_schema')").fetchall()
+        if found is None:
             return 0
         row = self.execute("SELECT version FROM labeler_schema").fetchone()
         return 0 if row is None else int(row[0])
