@@ -232,9 +232,10 @@ class PgConnection:
         """Tables whose ``id`` is an identity column (their INSERTs report ``lastrowid``)."""
         if self._id_tables is None:
             with self._db.cursor() as cur:
-                cur.execute(
-                    "SELECT table_name FROM information_schema.columns WHERE column_name = 'id' "
-                    "AND is_identity = 'YES' AND table_schema = current_schema()"
+                cur.execute(  # pg_catalog: information_schema is slow to ask on every open
+                    "SELECT c.relname FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid "
+                    "WHERE a.attname = 'id' AND a.attidentity <> '' "
+                    "AND c.relnamespace = current_schema()::regnamespace"
                 )
                 self._id_tables = {r[0] for r in cur.fetchall()}
         return self._id_tables
