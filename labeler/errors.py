@@ -39,6 +39,10 @@ class DuplicateItem(ProjectError):
         self.existing_id = existing_id
 
 
+class EditConflict(ProjectError):
+    """Someone else changed the item since it was read: the edit was not written."""
+
+
 class ConfigError(LabelerError):
     """A configuration file (models.toml, lexicon CSV …) is invalid."""
 

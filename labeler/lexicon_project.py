@@ -43,10 +43,11 @@ def create_project(
     name: str | None = None,
     id_prefix: str = "ITEM",
     starter: bool = True,
+    db_url: str | None = None,
 ) -> Project:
-    """A new project (:meth:`Project.create`), with the starter lexicon unless ``starter`` is
-    False. Returns the open project."""
-    project = Project.create(folder, name=name, id_prefix=id_prefix)
+    """A new project (:meth:`Project.create`, in PostgreSQL with ``db_url``), with the starter
+    lexicon unless ``starter`` is False. Returns the open project."""
+    project = Project.create(folder, name=name, id_prefix=id_prefix, db_url=db_url)
     if starter:
         add_starter(project)
     return project

@@ -96,11 +96,16 @@ def accept_residual_labels(project: Project, item_id: str, reason: str) -> Resid
     return accepted
 
 
-def update_item(project: Project, item_id: str, **fields: str) -> Item:
-    """Change item fields (subject, tier, pattern, status, notes), enforcing readiness."""
+def update_item(
+    project: Project, item_id: str, *, expected_version: int | None = None, **fields: str
+) -> Item:
+    """Change item fields (subject, tier, pattern, status, notes), enforcing readiness.
+
+    ``expected_version``: refuse (``EditConflict``) if the item changed since it was read.
+    """
     if fields.get("status") == "ready" and (blockers := ready_blockers(project, item_id)):
         raise ResidualLabels(item_id, blockers)
-    return project.items.update(item_id, **fields)
+    return project.items.update(item_id, expected_version=expected_version, **fields)
 
 
 def _who() -> str:

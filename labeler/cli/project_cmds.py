@@ -20,6 +20,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="store_false",
         help="start with an empty lexicon instead of the starter biology lexicon",
     )
+    p.add_argument(
+        "--db",
+        metavar="URL",
+        help="keep the database in this empty PostgreSQL database (postgresql://host/dbname, "
+        "no password: use ~/.pgpass or PGPASSWORD); the folder keeps the assets",
+    )
     p.set_defaults(func=_init)
 
     p = sub.add_parser("add-item", help="erase a figure region, harvest its key, store it")
@@ -56,10 +62,15 @@ def _init(args: argparse.Namespace) -> int:
     from labeler.lexicon_project import create_project
 
     with create_project(
-        args.dir, name=args.name, id_prefix=args.id_prefix, starter=args.starter_lexicon
+        args.dir,
+        name=args.name,
+        id_prefix=args.id_prefix,
+        starter=args.starter_lexicon,
+        db_url=args.db,
     ) as project:
         rows = len(project.lexicon.rows())
-        print(f"created project {project.name!r} in {project.folder} ({rows} lexicon rows)")
+        where = f" (database {project.database_url})" if project.database_url else ""
+        print(f"created project {project.name!r} in {project.folder}{where} ({rows} lexicon rows)")
     return 0
 
 

@@ -18,6 +18,7 @@ can drive it from a child process (``ui/run/child.py``) that opens its own
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import random
@@ -47,11 +48,12 @@ from labeler.providers.base import (
 from labeler.providers.config import ModelConfig
 from labeler.providers.images import prepare_image
 from labeler.runs import spool
+from labeler.runs.claims import DEFAULT_LEASE_S, CallClaims, make_claims, run_guard
 from labeler.runs.cost import call_cost, estimate_call_cost
 from labeler.runs.limits import Pace, SpendingCap
-from labeler.runs.lock import run_lock
 from labeler.runs.parse import Label, ParsedAnswer, parse_answer
 from labeler.store import NewResponse, Project
+from labeler.store.claims import Taken
 
 DEFAULT_CONCURRENCY = 4
 # A finished answer is never paid for twice; failures are re-sent only on request.
@@ -165,6 +167,8 @@ class RunOptions:
     ``on_progress`` is called on the runner's thread after every stored response;
     setting ``cancel`` stops new calls (answers in flight are still stored).
     ``max_cost_usd`` stops sending before the next call could take the spend past it.
+    ``claim_lease_s``: on a PostgreSQL project, how long a claimed call stays this runner's
+    without a renewal (renewed every third of it; a killed runner's calls are taken over then).
     """
 
     concurrency: int = DEFAULT_CONCURRENCY
@@ -172,6 +176,7 @@ class RunOptions:
     retry: RetryPolicy = field(default_factory=RetryPolicy)
     on_progress: ProgressCallback | None = None
     cancel: threading.Event | None = None
+    claim_lease_s: float = DEFAULT_LEASE_S
 
 
 def request_hash(
@@ -282,15 +287,16 @@ def run(
 
     A model's answer never ends a run (see ``_Sender._store``); if the project itself
     refuses a write, no new call is sent, the answers in flight are stored, then that
-    error is raised. A second run on the same project while this one holds its lock
-    raises :class:`~labeler.runs.lock.RunInProgress` before anything is sent.
+    error is raised. A second run on the same SQLite project while this one holds its lock
+    raises :class:`~labeler.runs.lock.RunInProgress` before anything is sent; runs on one
+    PostgreSQL project share its calls instead (:mod:`labeler.runs.claims`).
     """
     options = options or RunOptions()
     if options.concurrency < 1:
         raise LabelerError("concurrency must be at least 1")
     if options.max_cost_usd is not None and options.max_cost_usd < 0:
         raise LabelerError("the spending cap must be zero or more dollars")
-    with run_lock(project.folder):
+    with run_guard(project):
         # a plan made before the lock was ours may hold cells another run answered since
         plan = plan_run(project, request) if plan is None else _unanswered(project, request, plan)
         return _run_locked(project, request, options, plan)
@@ -376,6 +382,7 @@ class _Sender:
         self.counts: Counter[str] = Counter({s: 0 for s in STATUSES})
         self.cost = 0.0
         self.failure: Exception | None = None
+        self.claims: CallClaims | None = make_claims(project, plan.calls, options.claim_lease_s)
 
     async def send_all(self) -> bool:
         """Send every planned call; returns whether the run was cancelled."""
@@ -394,18 +401,22 @@ class _Sender:
                 for _ in range(min(pool, queue.qsize()))
             ]
         watcher = asyncio.create_task(self._watch_cancel(workers))
+        helpers = [watcher]
+        if self.claims is not None:
+            helpers.append(asyncio.create_task(self.claims.heartbeat()))
         try:
             await asyncio.gather(*workers, return_exceptions=False)
         except asyncio.CancelledError:
             if not self.cancel.is_set():
                 raise
         finally:
-            watcher.cancel()
-            for task in workers:
+            for task in [*helpers, *workers]:
                 task.cancel()
-            await asyncio.gather(*workers, watcher, return_exceptions=True)
+            await asyncio.gather(*workers, *helpers, return_exceptions=True)
             for provider in providers.values():
                 await provider.aclose()
+            if self.claims is not None and self.failure is None:
+                self.claims.release()
         return self.cancel.is_set()
 
     def _providers(self) -> dict[str, Provider]:
@@ -424,8 +435,21 @@ class _Sender:
     async def _worker(
         self, queue: asyncio.Queue[PlannedCall], provider: Provider, pace: Pace
     ) -> None:
+        held = 0  # calls in a row that other runners hold
         while not queue.empty() and self.failure is None:
             call = queue.get_nowait()
+            if self.claims is not None:
+                taken = self.claims.take(call)
+                if taken is Taken.DONE:
+                    continue
+                if taken is Taken.HELD:  # another runner's: look again later, try the next one
+                    queue.put_nowait(call)
+                    held += 1
+                    if held >= queue.qsize():  # a whole round found nothing free: wait
+                        held = 0
+                        await asyncio.sleep(self.claims.poll_s)
+                    continue
+                held = 0
             estimate = 0.0
             if self.cap is not None:
                 estimate = estimate_call_cost(call.model, call.prompt, call.image) or 0.0
@@ -456,12 +480,12 @@ class _Sender:
         raw text and the reason.
         """
         try:
-            self._record(response)
+            self._record(call, response)
         except spool.StoreWriteFailed:
             raise
         except Exception as exc:
             response = unparsed_response(call, result, attempts, self.run_id, exc)
-            self._record(response)
+            self._record(call, response)
         self.done += 1
         self.counts[response.status] += 1
         self.cost += response.cost_usd or 0.0
@@ -470,10 +494,15 @@ class _Sender:
                 RunProgress(len(self.plan.calls), self.done, dict(self.counts), self.cost, response)
             )
 
-    def _record(self, response: NewResponse) -> None:
-        """Store; if the store refuses (disk full, locked, read-only) spool the paid answer."""
+    def _record(self, call: PlannedCall, response: NewResponse) -> None:
+        """Store (and mark its claim done, in one transaction); if the store refuses (disk
+        full, locked, read-only) spool the paid answer."""
+        claims = self.claims
         try:
-            self.project.responses.record(response)
+            with self.project.transaction() if claims else contextlib.nullcontext():
+                self.project.responses.record(response)
+                if claims is not None:
+                    claims.finish(call)
         except sqlite3.OperationalError as exc:
             raise spool.keep(self.project, response, exc) from exc
 

@@ -70,7 +70,7 @@ def keep(project: Project, response: NewResponse, exc: sqlite3.Error) -> StoreWr
 
 def store_problem(project: Project, exc: sqlite3.Error) -> str:
     """What a SQLite failure means for the curator, and what to do about it."""
-    where = project.folder / "project.sqlite"
+    where = project.database_url or project.folder / "project.sqlite"
     text = str(exc).lower()
     if "full" in text:
         return f"{where}: the disk is full; free some space"

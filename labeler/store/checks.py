@@ -9,11 +9,10 @@ is kept with it: an override answers one check, not every later one.
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass
 
 from labeler.store.clock import now
-from labeler.store.database import transaction
+from labeler.store.database import Connection, Row, transaction
 
 
 @dataclass(frozen=True)
@@ -34,7 +33,7 @@ class ResidualCheck:
 class ResidualCheckTable:
     """Read and write residual-label checks."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: Connection) -> None:
         self.db = db
 
     def record(
@@ -49,8 +48,12 @@ class ResidualCheckTable:
         """Store a fresh check of ``item_id``'s current question (clears any override)."""
         with transaction(self.db):
             self.db.execute(
-                "INSERT OR REPLACE INTO residual_checks(item_id, readable_json, read_text, "
-                "method, checked_at, question) VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO residual_checks(item_id, readable_json, read_text, "
+                "method, checked_at, question) VALUES (?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT(item_id) DO UPDATE SET readable_json = excluded.readable_json, "
+                "read_text = excluded.read_text, method = excluded.method, "
+                "checked_at = excluded.checked_at, question = excluded.question, "
+                "override_by = NULL, override_why = NULL, override_at = NULL",
                 (item_id, json.dumps(readable), read_text, method, now(), question),
             )
         found = self.get(item_id)
@@ -78,7 +81,7 @@ class ResidualCheckTable:
             )
 
 
-def _check(row: sqlite3.Row) -> ResidualCheck:
+def _check(row: Row) -> ResidualCheck:
     return ResidualCheck(
         item_id=row["item_id"],
         readable=tuple(json.loads(row["readable_json"])),

@@ -6,17 +6,16 @@ import builtins
 import hashlib
 import json
 import re
-import sqlite3
 import uuid
 from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from labeler.errors import LabelerError, SourceMissing
+from labeler.errors import EditConflict, LabelerError, SourceMissing
 from labeler.store.assets import AssetStore
 from labeler.store.clock import now
-from labeler.store.database import transaction
+from labeler.store.database import Connection, Row, transaction
 from labeler.store.records import (
     LICENCES,
     PATTERNS,
@@ -55,7 +54,7 @@ def _sha256(path: str, size: int, mtime_ns: int) -> str:
 class SourceTable:
     """Documents figures were taken from (private provenance)."""
 
-    def __init__(self, db: sqlite3.Connection, assets: AssetStore) -> None:
+    def __init__(self, db: Connection, assets: AssetStore) -> None:
         self.db = db
         self.assets = assets
 
@@ -85,8 +84,8 @@ class SourceTable:
             self.db.execute(
                 "INSERT INTO sources(path, sha256, kind, page_count, title, added_at, copy_asset) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(sha256) DO UPDATE SET "
-                "path = CASE WHEN ? THEN path ELSE excluded.path END, "
-                "copy_asset = COALESCE(copy_asset, excluded.copy_asset)",
+                "path = CASE WHEN ? THEN sources.path ELSE excluded.path END, "
+                "copy_asset = COALESCE(sources.copy_asset, excluded.copy_asset)",
                 (str(path), digest, kind, page_count, title, now(), copy, own_copy),
             )
         row = self.db.execute("SELECT * FROM sources WHERE sha256 = ?", (digest,)).fetchone()
@@ -190,7 +189,7 @@ MAX_SOURCE_COPY = 512 * 1024 * 1024
 class ItemTable:
     """Items, their images and their answer keys."""
 
-    def __init__(self, db: sqlite3.Connection, assets: AssetStore) -> None:
+    def __init__(self, db: Connection, assets: AssetStore) -> None:
         self.db = db
         self.assets = assets
 
@@ -272,22 +271,44 @@ class ItemTable:
         )
         return [_item(r) for r in rows]
 
-    def update(self, item_id: str, **fields: str) -> Item:
-        """Change editable fields (subject, tier, pattern, status, notes)."""
+    def update(self, item_id: str, *, expected_version: int | None = None, **fields: str) -> Item:
+        """Change editable fields (subject, tier, pattern, status, notes).
+
+        With ``expected_version`` (the :attr:`Item.version` the editor read) the write is
+        refused with :class:`EditConflict` if anyone changed the item since.
+        """
         unknown = set(fields) - EDITABLE_FIELDS
         if unknown:
             raise LabelerError(f"cannot edit item field(s): {', '.join(sorted(unknown))}")
         _check_fields(fields)
         if fields:
-            sets = ", ".join(f"{k} = ?" for k in fields)
+            sets = "".join(f"{k} = ?, " for k in fields)
             with transaction(self.db):
-                cur = self.db.execute(
-                    f"UPDATE items SET {sets}, updated_at = ? WHERE id = ?",
-                    (*fields.values(), now(), item_id),
-                )
-                if cur.rowcount == 0:
-                    raise LabelerError(f"no item with id {item_id!r}")
+                self._write_row(item_id, expected_version, sets, tuple(fields.values()))
         return self.get(item_id)
+
+    def _write_row(
+        self, item_id: str, expected: int | None, sets: str = "", values: tuple[Any, ...] = ()
+    ) -> None:
+        """``UPDATE items SET <sets> version + 1``: the one write every item change makes.
+
+        On PostgreSQL the UPDATE also locks the row until the transaction ends, so two writes
+        to one item queue up while writes to other items never wait for each other.
+        """
+        sql = f"UPDATE items SET {sets}updated_at = ?, version = version + 1 WHERE id = ?"
+        args: tuple[Any, ...] = (*values, now(), item_id)
+        if expected is not None:
+            sql, args = sql + " AND version = ?", (*args, expected)
+        if self.db.execute(sql, args).rowcount:
+            return
+        row = self.db.execute("SELECT version FROM items WHERE id = ?", (item_id,)).fetchone()
+        if row is None:
+            raise LabelerError(f"no item with id {item_id!r}")
+        raise EditConflict(
+            f"item {item_id} was changed by someone else while you edited it (you read version "
+            f"{expected}, it is now version {row[0]}); your change was not saved: reload the "
+            "item and make it again"
+        )
 
     def set_images(
         self,
@@ -298,6 +319,7 @@ class ItemTable:
         question_pdf: bytes | None,
         erase_method: str,
         erase_edits: dict[str, Any],
+        expected_version: int | None = None,
     ) -> Item:
         """Replace an item's rendered images after the curator re-erased it."""
         q, a, qp = (
@@ -306,17 +328,22 @@ class ItemTable:
             self._put(question_pdf, "pdf"),
         )
         with transaction(self.db):
-            self.db.execute(
-                "UPDATE items SET question_asset = ?, answer_asset = ?, question_pdf_asset = ?, "
-                "erase_method = ?, erase_edits = ?, updated_at = ? WHERE id = ?",
-                (q, a, qp, erase_method, dumps(erase_edits), now(), item_id),
+            self._write_row(
+                item_id,
+                expected_version,
+                "question_asset = ?, answer_asset = ?, question_pdf_asset = ?, "
+                "erase_method = ?, erase_edits = ?, ",
+                (q, a, qp, erase_method, dumps(erase_edits)),
             )
         return self.get(item_id)
 
     def set_warning(self, item_id: str, warning: str) -> Item:
         """Record (or clear, with ``""``) what looks damaged in the item's figure."""
         with transaction(self.db):
-            self.db.execute("UPDATE items SET warning = ? WHERE id = ?", (warning, item_id))
+            self.db.execute(
+                "UPDATE items SET warning = ?, version = version + 1 WHERE id = ?",
+                (warning, item_id),
+            )
         return self.get(item_id)
 
     def delete(self, item_id: str) -> None:
@@ -338,13 +365,18 @@ class ItemTable:
             out.setdefault(row["item_id"], []).append(_key_entry(row))
         return out
 
-    def set_key(self, item_id: str, entries: Iterable[KeyEntry]) -> None:
-        """Replace the whole key atomically (simple, and trivially undoable)."""
-        self.get(item_id)
+    def set_key(
+        self, item_id: str, entries: Iterable[KeyEntry], *, expected_version: int | None = None
+    ) -> None:
+        """Replace the whole key atomically (simple, and trivially undoable).
+
+        The key is part of its item: the write bumps the item's version, and with
+        ``expected_version`` a key edited from a stale copy is refused (:class:`EditConflict`).
+        """
         with transaction(self.db):
+            self._write_row(item_id, expected_version)  # first: it locks the item's row
             self.db.execute("DELETE FROM key_entries WHERE item_id = ?", (item_id,))
             self._write_key(item_id, entries)
-            self.db.execute("UPDATE items SET updated_at = ? WHERE id = ?", (now(), item_id))
 
     def _write_key(self, item_id: str, entries: Iterable[KeyEntry]) -> None:
         for position, e in enumerate(entries):
@@ -417,11 +449,11 @@ def _check_fields(fields: dict[str, str]) -> None:
             raise LabelerError(f"{name} must be one of {', '.join(allowed)}, not {fields[name]!r}")
 
 
-def _source(row: sqlite3.Row) -> Source:
+def _source(row: Row) -> Source:
     return Source(**{k: row[k] for k in row.keys()})  # noqa: SIM118 - sqlite3.Row
 
 
-def _item(row: sqlite3.Row) -> Item:
+def _item(row: Row) -> Item:
     clip = (row["clip_x0"], row["clip_y0"], row["clip_x1"], row["clip_y1"])
     return Item(
         id=row["id"],
@@ -442,10 +474,11 @@ def _item(row: sqlite3.Row) -> Item:
         created_at=row["created_at"],
         updated_at=row["updated_at"],
         warning=row["warning"],
+        version=row["version"],
     )
 
 
-def _key_entry(row: sqlite3.Row) -> KeyEntry:
+def _key_entry(row: Row) -> KeyEntry:
     bbox = (row["x0"], row["y0"], row["x1"], row["y1"])
     anchor = (row["anchor_x"], row["anchor_y"])
     return KeyEntry(

@@ -6,12 +6,11 @@ lives in :mod:`labeler.lexicon`, which builds a ``Lexicon`` from these rows.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable
 
 from labeler.errors import LabelerError
 from labeler.store.clock import now
-from labeler.store.database import transaction
+from labeler.store.database import Connection, transaction
 
 Row = tuple[str, str, str]
 RELATIONS = ("same", "distinct")
@@ -20,7 +19,7 @@ RELATIONS = ("same", "distinct")
 class LexiconTable:
     """Read and edit lexicon rows; ``item_id=None`` means the global lexicon."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: Connection) -> None:
         self.db = db
 
     def rows(self, item_id: str | None = None) -> list[Row]:
@@ -57,8 +56,8 @@ class LexiconTable:
             raise LabelerError(f"relation must be 'same' or 'distinct', not {relation!r}")
         with transaction(self.db):
             cur = self.db.execute(
-                "INSERT OR IGNORE INTO lexicon(canonical, synonym, relation, item_id, created_at) "
-                "VALUES (?, ?, ?, ?, ?)",
+                "INSERT INTO lexicon(canonical, synonym, relation, item_id, created_at) "
+                "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 (canonical, synonym, relation, item_id, now()),
             )
         return cur.rowcount == 1

@@ -7,10 +7,9 @@ the labels from here without importing the export layer.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Mapping
 
-from labeler.store.database import transaction
+from labeler.store.database import Connection, transaction
 
 
 def format_public_id(prefix: str, number: int) -> str:
@@ -21,7 +20,7 @@ def format_public_id(prefix: str, number: int) -> str:
 class PublicIdTable:
     """Read and record item numbers; a number, once given, is never reused for another item."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: Connection) -> None:
         self.db = db
 
     def numbers(self) -> dict[str, int]:

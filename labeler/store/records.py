@@ -97,6 +97,7 @@ class Item:
     created_at: str
     updated_at: str
     warning: str = ""  # its page lost its text or renders blank (labeler/pdf/damage.py)
+    version: int = 1  # +1 on every write; a write naming an older version is an EditConflict
 
 
 @dataclass(frozen=True)

@@ -9,14 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
 from labeler.errors import LabelerError
 from labeler.status import RESPONSE_STATUSES
 from labeler.store.clock import now
-from labeler.store.database import transaction
+from labeler.store.database import Connection, Cursor, Row, transaction
 from labeler.store.records import NewResponse, Response, dumps
 
 _JSON_COLUMNS = {"labels": "labels_json", "settings": "settings_json"}
@@ -27,7 +26,7 @@ Cell = tuple[str, str, str, str]  # item_id, model, condition, request_hash
 class ResponseTable:
     """Record and query responses; one transaction per recorded response."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: Connection) -> None:
         self.db = db
 
     def start_run(self, config: dict[str, Any]) -> int:
@@ -151,7 +150,7 @@ def _filters(sql: str, prefix: str, item_ids, models, conditions) -> tuple[str, 
     return sql, args
 
 
-def _response(row: sqlite3.Row) -> Response:
+def _response(row: Row) -> Response:
     data = {k: row[k] for k in row.keys()}  # noqa: SIM118 - sqlite3.Row
     data["labels"] = json.loads(data.pop("labels_json"))
     data["settings"] = json.loads(data.pop("settings_json"))
@@ -159,7 +158,7 @@ def _response(row: sqlite3.Row) -> Response:
     return Response(**data)
 
 
-def _inserted_id(cur: sqlite3.Cursor) -> int:
+def _inserted_id(cur: Cursor) -> int:
     """The id of the row an INSERT on ``cur`` made (sqlite3 types ``lastrowid`` as optional)."""
     assert cur.lastrowid is not None, "an INSERT sets lastrowid"
     return int(cur.lastrowid)

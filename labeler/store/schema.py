@@ -235,6 +235,25 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX batch_requests_open ON batch_requests(collected, request_hash);
     """,
+    # 11: pg16: a team on one project. Each item's version (+1 on every write; an edit made
+    # from an older version is refused, never silently overwritten), and the calls runs on
+    # several machines claim (PostgreSQL only: FOR UPDATE SKIP LOCKED, with a lease so a
+    # killed runner's claims are taken over; basis = the cell's latest response id when
+    # planned, 0 for none, so a later re-run of the same cell is a new claim)
+    """
+    ALTER TABLE items ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
+    CREATE TABLE claims (
+        item_id      TEXT NOT NULL,
+        model        TEXT NOT NULL,
+        condition    TEXT NOT NULL,
+        request_hash TEXT NOT NULL,
+        basis        INTEGER NOT NULL,
+        holder       TEXT,
+        expires_at   REAL,
+        done         INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (item_id, model, condition, request_hash, basis)
+    );
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -9,6 +9,8 @@ from labeler.runs.runner import RetryPolicy, RunOptions, RunRequest, plan_run, r
 from tests.runs.test_runs_runner import openai_model
 
 FAST = RetryPolicy(base_delay_s=0.01)
+# The lock is SQLite's; runs on PostgreSQL share their calls instead (tests/pg/test_shared_runs.py)
+pytestmark = pytest.mark.sqlite_only
 
 
 def test_a_second_run_refuses_naming_the_holder_and_sends_nothing(

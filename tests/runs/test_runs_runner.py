@@ -227,6 +227,7 @@ def test_answers_with_bad_escapes_or_surrogates_lose_only_what_is_unreadable(
     assert plan_run(project, RunRequest(openai_model(tmp_path, server), ["told"])).calls == []
 
 
+@pytest.mark.sqlite_only  # a SQLite trigger makes the store fail
 def test_a_store_failure_sends_nothing_new_but_keeps_the_answers_in_flight(
     project, key_env, tmp_path
 ):

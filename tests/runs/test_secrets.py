@@ -5,12 +5,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.runs.runs_support import KEY_ENV, make_project, models_toml
 
 ROOT = Path(__file__).resolve().parents[2]
 KEY = "sk-test-Zq7vNw3Rk9Lp2Xm5"
 
 
+@pytest.mark.sqlite_only  # reads project.sqlite; tests/pg/test_no_keys.py reads PostgreSQL
 def test_a_run_and_an_export_never_contain_the_api_key(tmp_path, server):
     make_project(tmp_path / "p").close()
     toml = models_toml(tmp_path / "models.toml", server.url)

@@ -59,6 +59,7 @@ def test_bad_alternatives_are_refused_and_nothing_is_stored(project, entry, mess
     assert project.items.key(item.id) == [EARDRUM]
 
 
+@pytest.mark.sqlite_only
 def test_a_version_2_database_gains_empty_alternatives_and_notes(tmp_path):
     from labeler.store.database import _statements
     from labeler.store.schema import MIGRATIONS

@@ -7,6 +7,7 @@ import pytest
 from labeler.atomic import atomic_open, write_text
 from labeler.errors import LabelerError, ProjectError
 from labeler.store import KeyEntry, NewItem, NewResponse, Project
+from labeler.store.database import schema_version
 from labeler.store.schema import SCHEMA_VERSION
 
 PNG_A = b"\x89PNG fake bytes A"
@@ -19,14 +20,18 @@ def project(tmp_path):
         yield p
 
 
-def test_create_then_open_keeps_settings(tmp_path):
+def test_create_then_open_keeps_settings(tmp_path, backend):
     Project.create(tmp_path / "p", name="Bio", id_prefix="bio").close()
     with Project.open(tmp_path / "p") as p:
         assert (p.name, p.id_prefix) == ("Bio", "BIO")
         assert len(p.get_meta("id_salt")) == 32
-        assert p.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        assert p.db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
-        assert p.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert schema_version(p.db) == SCHEMA_VERSION
+        if backend == "sqlite":
+            assert p.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+            assert p.db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+        else:
+            assert p.database_url.startswith("postgresql://")
+            assert not (p.folder / "project.sqlite").exists()
 
 
 def test_create_refuses_existing_project_and_open_refuses_non_project(tmp_path):
@@ -37,6 +42,7 @@ def test_create_refuses_existing_project_and_open_refuses_non_project(tmp_path):
         Project.open(tmp_path / "empty")
 
 
+@pytest.mark.sqlite_only
 def test_open_refuses_garbage_database(tmp_path):
     (tmp_path / "p").mkdir()
     (tmp_path / "p" / "project.sqlite").write_bytes(b"this is not sqlite" * 100)
@@ -45,10 +51,11 @@ def test_open_refuses_garbage_database(tmp_path):
 
 
 def test_open_refuses_database_from_newer_labeler(tmp_path):
-    Project.create(tmp_path / "p").close()
-    db = sqlite3.connect(tmp_path / "p" / "project.sqlite")
-    db.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
-    db.close()
+    with Project.create(tmp_path / "p") as project:
+        if project.database_url is None:
+            project.db.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+        else:
+            project.db.set_schema_version(SCHEMA_VERSION + 1)
     with pytest.raises(ProjectError, match="newer Labeler"):
         Project.open(tmp_path / "p")
 
@@ -181,6 +188,7 @@ def test_atomic_write_keeps_old_file_on_failure(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]
 
 
+@pytest.mark.sqlite_only
 def test_a_version_1_database_is_migrated_and_keeps_its_answers(tmp_path):
     from labeler.store.database import _statements
     from labeler.store.schema import MIGRATIONS

@@ -1,9 +1,6 @@
 """Token usage travels as one record and is stored as three columns, unknown counts as NULL."""
 
-import sqlite3
-
 from labeler.store import NewItem, NewResponse, Project
-from labeler.store.project import DB_NAME
 from labeler.usage import Usage
 
 
@@ -16,8 +13,7 @@ def test_usage_round_trips_through_the_store_as_three_columns(tmp_path):
         by_id = {r.id: r for r in project.responses.latest()}
         assert by_id[first].usage == Usage(1200, 300, 250)
         assert by_id[second].usage == Usage(None, 7, None)
-    db = sqlite3.connect(tmp_path / "p" / DB_NAME)
-    rows = db.execute(
-        "SELECT input_tokens, output_tokens, reasoning_tokens FROM responses ORDER BY id"
-    ).fetchall()
-    assert rows == [(1200, 300, 250), (None, 7, None)]
+        rows = project.db.execute(
+            "SELECT input_tokens, output_tokens, reasoning_tokens FROM responses ORDER BY id"
+        ).fetchall()
+    assert [tuple(r) for r in rows] == [(1200, 300, 250), (None, 7, None)]
