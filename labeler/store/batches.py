@@ -10,13 +10,12 @@ transaction, so a collection killed half way resumes where it stopped.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from labeler.store.clock import now
-from labeler.store.database import transaction
+from labeler.store.database import Connection, Row, transaction
 from labeler.store.records import NewResponse, dumps
 from labeler.store.responses import Cell, ResponseTable
 
@@ -58,7 +57,7 @@ class Batch:
 class BatchTable:
     """Record batch jobs and collect their answers."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: Connection) -> None:
         self.db = db
 
     def add(
@@ -173,7 +172,7 @@ class BatchTable:
             self.db.execute("UPDATE batches SET collected_at = ? WHERE id = ?", (now(), batch_id))
 
 
-def _batch(row: sqlite3.Row) -> Batch:
+def _batch(row: Row) -> Batch:
     data = {k: row[k] for k in row.keys()}  # noqa: SIM118 - sqlite3.Row
     data["model_json"] = json.loads(data["model_json"])
     data["settings"] = json.loads(data.pop("settings_json"))

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from labeler.errors import LabelerError
 from labeler.store.clock import now
-from labeler.store.database import transaction
+from labeler.store.database import Connection, Row, transaction
 
 #: The kinds of row in the audit trail.
 EVENT_KINDS = ("approve", "confirm-key", "override", "comment", "undo")
@@ -94,7 +94,7 @@ _COLUMNS = (
 class ReviewTable:
     """Append to and read the audit trail and the curators' keys."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: Connection) -> None:
         self.db = db
 
     def append(self, event: NewReviewEvent) -> ReviewEvent:
@@ -153,12 +153,12 @@ class ReviewTable:
         return [_curator_key(r) for r in rows]
 
 
-def _curator_key(row: sqlite3.Row) -> CuratorKey:
+def _curator_key(row: Row) -> CuratorKey:
     names = tuple(json.loads(row["names_json"]))
     return CuratorKey(row["item_id"], row["curator"], names, row["created_at"])
 
 
-def _event(row: sqlite3.Row) -> ReviewEvent:
+def _event(row: Row) -> ReviewEvent:
     return ReviewEvent(
         id=row["id"],
         item_id=row["item_id"],
