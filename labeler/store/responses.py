@@ -101,6 +101,12 @@ class ResponseTable:
         )
         return [(row[0], row[1]) for row in rows]
 
+    def raw_text(self, response_id: int) -> str | None:
+        """One response's raw answer text (read when a cell is opened, never in bulk)."""
+        row = self.db.execute("SELECT raw_text FROM responses WHERE id = ?", (response_id,))
+        found = row.fetchone()
+        return None if found is None else found[0]
+
     def history(self, item_id: str, model: str, condition: str) -> list[Response]:
         """Every response ever stored for one cell, oldest first."""
         rows = self.db.execute(

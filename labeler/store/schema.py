@@ -170,6 +170,20 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE sources ADD COLUMN licence TEXT NOT NULL DEFAULT 'not-redistributable';
     ALTER TABLE sources ADD COLUMN attribution TEXT NOT NULL DEFAULT '';
     """,
+    # 9: cache17: each answer's scored result (labeler/store/score_cache.py), with the
+    # fingerprints it was computed from (rules version, key, the lexicon rows it used)
+    """
+    CREATE TABLE score_cache (
+        response_id     INTEGER NOT NULL REFERENCES responses(id) ON DELETE CASCADE,
+        rules           TEXT NOT NULL,
+        key_fp          TEXT NOT NULL,
+        lexicon_fp      TEXT NOT NULL,
+        f1              REAL NOT NULL,
+        marker_accuracy REAL,
+        result_json     TEXT NOT NULL,
+        PRIMARY KEY (response_id, rules)
+    );
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
