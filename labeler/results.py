@@ -362,6 +362,31 @@ def _scores(project: Project, items: Mapping[str, Item]) -> list[tuple[CellRow, 
     return [(c, *out[c.id]) for c in rows]
 
 
+class ItemLexicons:
+    """The global lexicon and every item's layered one, read from the store once.
+
+    :func:`project_lexicon` reads the store per call; a pass over many items (the
+    export, :func:`load_results`) builds one of these instead.
+    """
+
+    def __init__(self, project: Project, keys: Mapping[str, Sequence[KeyEntry]]) -> None:
+        self.base = _lexicon(tuple(project.lexicon.rows()))
+        self._additions = project.lexicon.item_rows()
+        self._keys = keys
+
+    def extra(self, item_id: str) -> tuple[tuple[str, str, str], ...]:
+        """The item's own rows: its additions and its key's alternatives."""
+        return (
+            *self._additions.get(item_id, ()),
+            *alternative_rows(self._keys.get(item_id, ())),
+        )
+
+    def lexicon(self, item_id: str) -> Lexicon:
+        """The lexicon that scores ``item_id`` (as :func:`project_lexicon`)."""
+        extra = self.extra(item_id)
+        return _layered(self.base, extra) if extra else self.base
+
+
 class _Context:
     """What scoring the cells of some items needs, built once per :func:`load_results` call.
 
@@ -377,12 +402,9 @@ class _Context:
             i: key_fingerprint([(e.name, e.marker, e.alternatives) for e in k])
             for i, k in self.keys.items()
         }
-        self.base = _lexicon(tuple(project.lexicon.rows()))
-        additions = project.lexicon.item_rows()
-        self.extra = {
-            i: (*additions.get(i, ()), *alternative_rows(k)) for i, k in self.keys.items()
-        }
-        self.prints = prints(self.base)
+        self.lexicons = ItemLexicons(project, self.keys)
+        self.extra = {i: self.lexicons.extra(i) for i in self.keys}
+        self.prints = prints(self.lexicons.base)
         self._items: dict[str, ItemPrint] = {}
 
     def item_print(self, item_id: str) -> ItemPrint:
@@ -394,8 +416,7 @@ class _Context:
         return found
 
     def lexicon(self, item_id: str) -> Lexicon:
-        extra = self.extra[item_id]
-        return _layered(self.base, extra) if extra else self.base
+        return self.lexicons.lexicon(item_id)
 
     def cached(self, cell: CellRow) -> _Result | None:
         """The cell's cached result if its fingerprints are the current ones, else None."""

@@ -178,7 +178,8 @@ def _build(
     by_id = validate_items(items_out, project.id_prefix)
     validate_results(results, by_id)
     shared = {i.source_id for i in items} if with_images else set()
-    check_no_leaks(files, _private_strings(project, shared))
+    rows = {RESULTS_FILE: results, ITEMS_FILE: items_out, SAMPLE_FILE: results[:SAMPLE_ROWS]}
+    check_no_leaks(files, _private_strings(project, shared), rows)
     if private:
         files[PROVENANCE_FILE] = dump_jsonl(_provenance(project, items, public))
     return _Built(files, results, items_out)

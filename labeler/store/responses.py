@@ -107,6 +107,20 @@ class ResponseTable:
         found = row.fetchone()
         return None if found is None else found[0]
 
+    def settings_of(self, response_ids: Iterable[int]) -> list[tuple[str, dict[str, Any]]]:
+        """``(model, settings)`` of the given responses (what an export's card lists), batched."""
+        ids = list(response_ids)
+        out: list[tuple[str, dict[str, Any]]] = []
+        for start in range(0, len(ids), 900):
+            part = ids[start : start + 900]
+            rows = self.db.execute(
+                "SELECT model, settings_json FROM responses"
+                f" WHERE id IN ({', '.join('?' for _ in part)})",
+                part,
+            )
+            out += [(r[0], json.loads(r[1])) for r in rows]
+        return out
+
     def history(self, item_id: str, model: str, condition: str) -> list[Response]:
         """Every response ever stored for one cell, oldest first."""
         rows = self.db.execute(
