@@ -351,6 +351,7 @@ def _scores(project: Project, items: Mapping[str, Item]) -> list[tuple[CellRow, 
             misses.append(c)
         else:
             out[c.id] = (result, is_stale(c, items[c.item_id]))
+    project.score_cache.confirm(version, context.confirmed)
     fresh: list[CachedScore] = []
     labels = dict(project.score_cache.labels_json([c.id for c in misses]))
     for c in misses:
@@ -406,6 +407,8 @@ class _Context:
         self.extra = {i: self.lexicons.extra(i) for i in self.keys}
         self.prints = prints(self.lexicons.base)
         self._items: dict[str, ItemPrint] = {}
+        #: ``(lexicon state, response id)`` of cached cells re-checked valid under a new state
+        self.confirmed: list[tuple[str, int]] = []
 
     def item_print(self, item_id: str) -> ItemPrint:
         found = self._items.get(item_id)
@@ -423,10 +426,11 @@ class _Context:
         if cell.result_json is None or cell.key_fp != self.key_fps[cell.item_id]:
             return None
         data = json.loads(cell.result_json)
-        predicted, extra = tuple(data["p"]), tuple(data["e"])
-        fingerprint = self.prints.cell(self.item_print(cell.item_id), (*predicted, *extra))
-        if fingerprint != cell.lexicon_fp:
-            return None
+        item = self.item_print(cell.item_id)
+        if cell.lexicon_state != item.state:  # the lexicon changed: did it touch this cell?
+            if self.prints.cell(item, (*data["p"], *data["e"])) != cell.lexicon_fp:
+                return None
+            self.confirmed.append((item.state, cell.id))
         return _decode(data, self.names[cell.item_id])
 
     def score(self, item_id: str, labels: Sequence[Mapping[str, Any]]) -> _Result:
@@ -452,10 +456,12 @@ class _Context:
 
     def entry(self, cell: CellRow, result: _Result) -> CachedScore:
         names = (*result.predicted_names, *result.extra_names)
+        item = self.item_print(cell.item_id)
         return CachedScore(
             response_id=cell.id,
             key_fp=self.key_fps[cell.item_id],
-            lexicon_fp=self.prints.cell(self.item_print(cell.item_id), names),
+            lexicon_fp=self.prints.cell(item, names),
+            lexicon_state=item.state,
             f1=result.score.f1,
             marker_accuracy=None if result.markers is None else result.markers.accuracy,
             result_json=_encode(result),

@@ -36,6 +36,7 @@ from labeler.export.settings import DecodeSetting, decode_settings
 from labeler.export.validate import check_no_leaks, validate_items, validate_results
 from labeler.export.writer import write_export
 from labeler.results import ScoredCell, load_results
+from labeler.scoring.bulk import collector_paused
 from labeler.store import Item, Project
 from labeler.text.counted import counted
 
@@ -167,6 +168,18 @@ def _build(
     with_images: bool,
 ) -> _Built:
     """Every file of the export, validated (ExportError on the first problem)."""
+    with collector_paused():  # a bulk pass over every cell: see labeler.scoring.bulk
+        return _build_files(project, items, cells, public, private, with_images)
+
+
+def _build_files(
+    project: Project,
+    items: list[Item],
+    cells: list[ScoredCell],
+    public: dict[str, str],
+    private: bool,
+    with_images: bool,
+) -> _Built:
     counted = [c for c in cells if c.counts]  # labeler.results.answer_counts: the one rule
     results = result_rows(counted, public)
     items_out = item_rows(project, items, counted, public)

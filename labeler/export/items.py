@@ -35,6 +35,7 @@ class LexiconTerms:
 
     def __init__(self, lexicon: Lexicon) -> None:
         self.index = lexicon.index
+        self._seen: dict[str, frozenset[int]] = {}
         self.by_group: dict[int, set[str]] = defaultdict(set)
         self.rows_by_group: dict[int, set[LexiconRow]] = defaultdict(set)
         for row in lexicon.rows():
@@ -64,7 +65,10 @@ class LexiconTerms:
         return self._names(vetoed, name)
 
     def _groups(self, name: str) -> frozenset[int]:
-        return self.index.groups(name_forms(normalize(name)))
+        found = self._seen.get(name)
+        if found is None:  # names recur on every answer of an item, and across items
+            found = self._seen[name] = self.index.groups(name_forms(normalize(name)))
+        return found
 
     def _names(self, groups: Iterable[int], name: str) -> list[str]:
         """Surfaces of ``groups``, one per normal form, without ``name`` itself; sorted."""
@@ -136,7 +140,8 @@ def item_row(
         "subject": item.subject,
         "tier": item.tier,
         "pattern": item.pattern,
-        "n_key": score_names([], names, lexicon).n_key,
+        # every scored cell of the item has its key's class count; unanswered items score one
+        "n_key": cells[0].n_key if cells else score_names([], names, lexicon).n_key,
         "key_names": names,
         "markers": markers(entries),
         "synonyms": {n: terms.synonyms(n) for n in names},

@@ -45,7 +45,8 @@ def _is_bool(v: Any) -> bool:
 
 
 def _is_names(v: Any) -> bool:
-    return isinstance(v, list) and all(isinstance(x, str) for x in v)
+    # one C-level pass over the member types: this runs for every name list of every row
+    return isinstance(v, list) and (not v or set(map(type, v)) == {str})
 
 
 def _is_map(value_ok: Callable[[Any], bool]) -> Callable[[Any], bool]:
@@ -260,27 +261,40 @@ class LeakFinder:
             return set()
         return {self._given[m.group(0)] for m in self._pattern.finditer(_words(text))}
 
-    def in_strings(self, strings: Iterable[str]) -> set[str]:
+    def in_strings(self, strings: Iterable[Any]) -> set[str]:
         """The private strings found in any of ``strings`` (each searched on its own)."""
         found: set[str] = set()
         for text in strings:
-            found |= self.find(text)
+            if isinstance(text, str):
+                found |= self.find(text)
         return found
 
 
-def _strings(rows: Iterable[Any]) -> set[str]:
-    """Every distinct string in JSON-like rows: dict keys and values, list members."""
-    found: set[str] = set()
-    stack = list(rows)
+def _strings(rows: Iterable[Any]) -> set[Any]:
+    """Every distinct string in JSON-like rows: dict keys and values, list members.
+
+    Scalars of a row are taken in place and a list of strings (names) in one C-level
+    call: this walks every row of the export.
+    """
+    found: set[Any] = set()
+    stack: list[Any] = list(rows)
     while stack:
         value = stack.pop()
-        if isinstance(value, str):
+        kind = type(value)
+        if kind is dict:
+            found.update(value)  # its keys
+            for v in value.values():
+                if type(v) is str:
+                    found.add(v)
+                elif isinstance(v, list | tuple | dict):
+                    stack.append(v)
+        elif kind is list or kind is tuple:
+            if value and set(map(type, value)) == {str}:
+                found.update(value)
+            else:
+                stack.extend(value)
+        elif kind is str:
             found.add(value)
-        elif isinstance(value, dict):
-            found.update(k for k in value if isinstance(k, str))
-            stack.extend(value.values())
-        elif isinstance(value, list | tuple):
-            stack.extend(value)
     return found
 
 

@@ -64,6 +64,8 @@ class LexiconPrints:
             for group in groups:
                 self._group_rows.setdefault(group, []).append(row)
                 self._vetoed.setdefault(group, set()).update(groups - {group})
+        #: the whole global lexicon: unchanged, every cell's lexicon part is unchanged too
+        self.state = digest(sorted(_row_text(r) for r in lexicon.rows()))
         self._group_digest = {
             g: digest(sorted(_row_text(r) for r in rows)) for g, rows in self._group_rows.items()
         }
@@ -97,7 +99,8 @@ class LexiconPrints:
                 reached |= self._digests(index.groups(name_forms(normalize(name))))
         for name in key_names:
             reached |= self.name(name)
-        return ItemPrint(digest(sorted(_row_text(r) for r in own)), frozenset(reached))
+        rows_digest = digest(sorted(_row_text(r) for r in own))
+        return ItemPrint(rows_digest, frozenset(reached), digest([self.state, rows_digest]))
 
     def rows_reaching(
         self, names: Iterable[str], item_rows: Sequence[tuple[str, str, str]]
@@ -127,13 +130,18 @@ class LexiconPrints:
 
 
 class ItemPrint:
-    """An item's own lexicon rows (digest) and the global components its rows and key reach."""
+    """An item's own lexicon rows (digest) and the global components its rows and key reach.
 
-    __slots__ = ("reached", "rows")
+    ``state`` digests the whole lexicon the item is scored with (global rows and its own):
+    a cached cell checked under the same state needs no per-name check.
+    """
 
-    def __init__(self, rows: str, reached: frozenset[str]) -> None:
+    __slots__ = ("reached", "rows", "state")
+
+    def __init__(self, rows: str, reached: frozenset[str], state: str) -> None:
         self.rows = rows
         self.reached = reached
+        self.state = state
 
 
 def _row_text(row: LexiconRow) -> str:

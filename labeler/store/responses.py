@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import sqlite3
+from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
@@ -107,19 +108,23 @@ class ResponseTable:
         found = row.fetchone()
         return None if found is None else found[0]
 
-    def settings_of(self, response_ids: Iterable[int]) -> list[tuple[str, dict[str, Any]]]:
-        """``(model, settings)`` of the given responses (what an export's card lists), batched."""
+    def settings_counts(self, response_ids: Iterable[int]) -> Counter[tuple[str, str]]:
+        """How many of the given responses were asked with each ``(model, settings JSON)``.
+
+        Counted in SQL, batched: an export lists the distinct sets, not every answer's.
+        """
         ids = list(response_ids)
-        out: list[tuple[str, dict[str, Any]]] = []
+        counts: Counter[tuple[str, str]] = Counter()
         for start in range(0, len(ids), 900):
             part = ids[start : start + 900]
             rows = self.db.execute(
-                "SELECT model, settings_json FROM responses"
-                f" WHERE id IN ({', '.join('?' for _ in part)})",
+                "SELECT model, settings_json, COUNT(*) FROM responses"
+                f" WHERE id IN ({', '.join('?' for _ in part)}) GROUP BY model, settings_json",
                 part,
             )
-            out += [(r[0], json.loads(r[1])) for r in rows]
-        return out
+            for model, settings, n in rows:
+                counts[(model, settings)] += n
+        return counts
 
     def history(self, item_id: str, model: str, condition: str) -> list[Response]:
         """Every response ever stored for one cell, oldest first."""

@@ -40,6 +40,7 @@ class CellRow:
     asked_image: str | None
     key_fp: str | None
     lexicon_fp: str | None
+    lexicon_state: str | None
     result_json: str | None
 
 
@@ -50,6 +51,7 @@ class CachedScore:
     response_id: int
     key_fp: str
     lexicon_fp: str
+    lexicon_state: str
     f1: float
     marker_accuracy: float | None
     result_json: str
@@ -65,7 +67,8 @@ class ScoreCacheTable:
         """Every cell's latest answer (metadata only) with its cached result, oldest first."""
         rows = self.db.execute(
             "SELECT r.id, r.item_id, r.model, r.condition, r.status, r.origin, r.parse_ok,"
-            " r.asked_subject, r.asked_image, c.key_fp, c.lexicon_fp, c.result_json"
+            " r.asked_subject, r.asked_image,"
+            " c.key_fp, c.lexicon_fp, c.lexicon_state, c.result_json"
             " FROM responses r"
             " JOIN (SELECT MAX(id) AS id FROM responses GROUP BY item_id, model, condition)"
             " last ON r.id = last.id"
@@ -73,10 +76,11 @@ class ScoreCacheTable:
             " ORDER BY r.id",
             (rules,),
         )
-        return [
-            CellRow(r[0], r[1], r[2], r[3], r[4], r[5], bool(r[6]), r[7], r[8], r[9], r[10], r[11])
-            for r in rows
-        ]
+        out = []
+        for r in rows:
+            rid, item, model, condition, status, origin, parse_ok, *rest = r
+            out.append(CellRow(rid, item, model, condition, status, origin, bool(parse_ok), *rest))
+        return out
 
     def labels_json(self, response_ids: Sequence[int]) -> Iterator[tuple[int, str]]:
         """``(response id, labels JSON)`` of the given responses (what scoring reads), batched."""
@@ -93,21 +97,44 @@ class ScoreCacheTable:
     def put_many(self, rules: str, scores: Iterable[CachedScore]) -> int:
         """Store (or replace) scores under ``rules`` in one transaction; returns how many."""
         rows = [
-            (s.response_id, rules, s.key_fp, s.lexicon_fp, s.f1, s.marker_accuracy, s.result_json)
+            (
+                s.response_id,
+                rules,
+                s.key_fp,
+                s.lexicon_fp,
+                s.lexicon_state,
+                s.f1,
+                s.marker_accuracy,
+                s.result_json,
+            )
             for s in scores
         ]
         if not rows:
             return 0
         with transaction(self.db):
             self.db.executemany(
-                "INSERT INTO score_cache(response_id, rules, key_fp, lexicon_fp, f1,"
-                " marker_accuracy, result_json) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                "INSERT INTO score_cache(response_id, rules, key_fp, lexicon_fp, lexicon_state,"
+                " f1, marker_accuracy, result_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (response_id, rules) DO UPDATE SET key_fp = excluded.key_fp,"
-                " lexicon_fp = excluded.lexicon_fp, f1 = excluded.f1,"
-                " marker_accuracy = excluded.marker_accuracy, result_json = excluded.result_json",
+                " lexicon_fp = excluded.lexicon_fp, lexicon_state = excluded.lexicon_state,"
+                " f1 = excluded.f1, marker_accuracy = excluded.marker_accuracy,"
+                " result_json = excluded.result_json",
                 rows,
             )
         return len(rows)
+
+    def confirm(self, rules: str, checked: Iterable[tuple[str, int]]) -> None:
+        """Record ``(lexicon state, response id)`` pairs whose cached score was re-checked valid.
+
+        The next reader of an unchanged lexicon then trusts them without re-checking.
+        """
+        rows = [(state, response_id, rules) for state, response_id in checked]
+        if rows:
+            with transaction(self.db):
+                self.db.executemany(
+                    "UPDATE score_cache SET lexicon_state = ? WHERE response_id = ? AND rules = ?",
+                    rows,
+                )
 
     def count(self, rules: str) -> int:
         """How many scores are stored under ``rules``."""
