@@ -53,7 +53,7 @@ def main(sizes: tuple[int, ...]) -> None:
             cold = run(labeler("export", str(project), "--out", f"{tmp}/out1"))
             warm = run(labeler("export", str(project), "--out", f"{tmp}/out2"))
             base = floor(Path(tmp) / "out2")
-            rows = sum(1 for _ in open(f"{tmp}/out2/results.jsonl", encoding="utf-8"))
+            rows = len(Path(f"{tmp}/out2/results.jsonl").read_text(encoding="utf-8").splitlines())
         print(f"== {n:,} answers ({rows:,} exported rows); floor json.dumps {base:.2f} s CPU")
         print(line("export, nothing cached", cold, base))
         print(line("export, scores cached", warm, base))
