@@ -13,12 +13,14 @@ The per-item flags follow the dataset card:
 * ``unsolved_core`` — no model solved the item (F1 = 1) in any condition;
 * ``recitable`` — at least one model scored F1 >= 0.5 under ``no-image``.
 
-Speed matters (the GUI opens a 7,200-cell matrix at once). Everything is read
-with a handful of queries; lexicons are cached by their rows, so the scorer's
-own memo tables survive between calls; answers are kept by response id (stored
-responses never change) and scores by (lexicon, answer, key). Reopening the
-matrix therefore re-reads and re-scores only what changed since the last call
-(``bench/results_matrix.py``).
+Scores are computed once and kept: every cell's result lives in the store's score
+cache (``labeler/store/score_cache.py``) with the fingerprints of what it was computed
+from — the rules version, the item's key, the lexicon components its names reach
+(:mod:`labeler.scoring.fingerprint`). A call reads every latest answer's metadata with
+its cached row in one query (never the raw answer text: :func:`cell_raw` reads that for
+one opened cell), reuses the rows whose fingerprints are current, and scores only the
+rest, storing them in one transaction. A lexicon edit therefore rescores exactly the
+cells whose names it reaches (``docs/decisions/0019-score-cache.md``).
 
 Which answers count is decided in one place, :func:`answer_counts` (see
 ``docs/decisions/0011-which-answers-count.md``): a cell's latest answer counts
