@@ -278,3 +278,22 @@ def test_cached_results_equal_a_cold_full_rescore_after_any_edits(steps):
             if n % 3 == 2:
                 load_results(project)  # some cells re-cached mid-sequence
         assert_cached_equals_cold(project)
+
+
+def test_after_a_lexicon_edit_cached_cells_are_checked_once_then_trusted(heart, monkeypatch):
+    from labeler.scoring.fingerprint import LexiconPrints
+
+    load_results(heart)
+    heart.lexicon.add("femur", "thigh bone")
+    checks = []
+    real = LexiconPrints.cell
+
+    def counting(self, item, names):
+        checks.append(tuple(names))
+        return real(self, item, names)
+
+    monkeypatch.setattr(LexiconPrints, "cell", counting)
+    first = load_results(heart)
+    assert len(checks) == 8  # every cached cell's components checked against the new lexicon
+    checks.clear()
+    assert load_results(heart) == first and checks == []  # confirmed: trusted as they are
