@@ -20,6 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.build_project import build
+from labeler.store.schema import SCHEMA_VERSION
 
 N_MODELS = 10
 N_CONDITIONS = 4
@@ -43,12 +44,13 @@ def projects_folder() -> Path:
 def fresh_project(n_answers: int, into: Path) -> Path:
     """A copy of the seeded project with ``n_answers`` answers (built on first use) in ``into``."""
     n_items = n_answers // (N_MODELS * N_CONDITIONS)
-    built = projects_folder() / f"answers-{n_answers}"
+    # per schema version: a project built by another branch's migrations must not be reused
+    built = projects_folder() / f"answers-{n_answers}-schema{SCHEMA_VERSION}"
     if not (built / "project.sqlite").is_file():
         shutil.rmtree(built, ignore_errors=True)
         built.parent.mkdir(parents=True, exist_ok=True)
         build(built, n_items, N_MODELS)
-    target = into / built.name
+    target = into / f"answers-{n_answers}"
     shutil.copytree(built, target)
     return target
 
