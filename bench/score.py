@@ -1,4 +1,16 @@
-"""Bench: rescore the card's 6,335 rows with a 2,000-term lexicon.
+"""Bench: ``labeler score`` and ``labeler report`` at 10k and 100k answers; the scorer itself.
+
+``python bench/score.py`` (or ``python bench/score.py 10000``) builds the 10k and 100k
+projects (``bench/build_project.py``) and measures, each in a fresh process (CPU seconds
+and peak RSS, ``bench/measure.py``): ``labeler report PROJECT`` with nothing cached and
+again with the scores cached, against the floor of reading the rows it reports (the latest
+answers' names from the store, one JSON parse each); and ``labeler score results.jsonl``
+(the project's export) against reading and writing those rows with ``json``. Goal (issue
+#17): ≤ 5x reading the rows.
+
+``python bench/score.py rows [card|expert]`` is the scorer bench below.
+
+The scorer bench: rescore the card's 6,335 rows with a 2,000-term lexicon.
 
 Rows are generated (181 items × 9 models × 4 conditions, trimmed to 6,335):
 ~10 key names per item and ~10 predictions per answer, mixing exact names,
@@ -6,8 +18,8 @@ case/article variants, plurals, lexicon synonyms, one-letter typos (fuzzy) and
 misses. The baseline is the bare cost of the same work done naively: exact-set
 F1 (``len(set(pred) & set(key))``) on the same rows. Goal: ≤ 0.5 s, ≤ 5×.
 
-Run: ``python bench/score.py`` (both rule sets, each in a fresh process) or
-``python bench/score.py expert``. Reports a cold pass (empty caches, what a
+Run: ``python bench/score.py rows`` (both rule sets, each in a fresh process) or
+``python bench/score.py rows expert``. Reports a cold pass (empty caches, what a
 fresh ``labeler score`` pays) and a warm pass (what the GUI pays on live
 rescoring once answers' scores are memoised on their prepared key). It also
 reports a floor no Python scorer can beat: merely building the same NameScore
@@ -165,10 +177,77 @@ def main(rules: str) -> None:
     print(f"floor, NameScore build: {floor:.3f} s  ({floor / baseline:.1f}x baseline)")
 
 
+READ_ROWS = """
+import json, sys, time
+from labeler.store import Project
+start = time.process_time()
+with Project.open(sys.argv[1]) as p:
+    rows = p.db.execute(
+        "SELECT r.id, r.item_id, r.model, r.condition, r.status, r.labels_json FROM responses r"
+        " JOIN (SELECT MAX(id) AS id FROM responses GROUP BY item_id, model, condition) last"
+        " ON r.id = last.id ORDER BY r.id"
+    )
+    names = [[l.get("name") for l in json.loads(r[5])] for r in rows]
+print(time.process_time() - start)
+"""
+
+READ_WRITE_JSONL = """
+import json, sys, time
+start = time.process_time()
+with open(sys.argv[1], encoding="utf-8") as f:
+    rows = [json.loads(line) for line in f]
+with open(sys.argv[2], "w", encoding="utf-8") as out:
+    out.write("".join(json.dumps(r, ensure_ascii=False) + "\\n" for r in rows))
+print(time.process_time() - start)
+"""
+
+
+def floor_of(code: str, *args: str) -> float:
+    """CPU seconds a floor script reports for its own work (interpreter start excluded)."""
+    done = subprocess.run(
+        [sys.executable, "-c", code, *args], check=True, capture_output=True, text=True
+    )
+    return float(done.stdout.strip())
+
+
+def projects(sizes: tuple[int, ...]) -> None:
+    import tempfile
+
+    from bench.measure import fresh_project, labeler, run
+
+    for n in sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            project = str(fresh_project(n, Path(tmp)))
+            read = min(floor_of(READ_ROWS, project) for _ in range(3))
+            cold = run(labeler("report", project))
+            warm = run(labeler("report", project))
+            run(labeler("export", project, "--out", f"{tmp}/out"))
+            results = f"{tmp}/out/results.jsonl"
+            jsonl = min(floor_of(READ_WRITE_JSONL, results, f"{tmp}/floor.jsonl") for _ in range(3))
+            score = run(labeler("score", results, "--out", f"{tmp}/rescored.jsonl"))
+        print(f"== {n:,} answers")
+        print(f"  floor: read the rows from the store  {read:6.2f} s CPU")
+        for label, usage in (("report, nothing cached", cold), ("report, scores cached", warm)):
+            print(
+                f"  {label:<28} {usage.cpu:6.2f} s CPU ({usage.cpu / read:5.1f}x)"
+                f"  peak RSS {usage.peak_mib:5.0f} MiB"
+            )
+        print(f"  floor: read + write results.jsonl    {jsonl:6.2f} s CPU")
+        print(
+            f"  {'score results.jsonl':<28} {score.cpu:6.2f} s CPU ({score.cpu / jsonl:5.1f}x)"
+            f"  peak RSS {score.peak_mib:5.0f} MiB"
+        )
+    print("goal: <= 5x reading the rows (CPU seconds; the commands include interpreter start)")
+
+
 if __name__ == "__main__":
-    if len(sys.argv) > 1:
-        main(sys.argv[1])
-    else:  # each rule set in a fresh process, so neither inherits the other's warm caches
+    if sys.argv[1:2] == ["rows"] and len(sys.argv) > 2:
+        main(sys.argv[2])
+    elif sys.argv[1:2] == ["rows"]:  # each rule set in a fresh process: no shared warm caches
         for name in RULES:
-            subprocess.run([sys.executable, __file__, name], check=True)
+            subprocess.run([sys.executable, __file__, "rows", name], check=True)
         print("goal: <= 0.5 s and <= 5x (CPU seconds, time.process_time)")
+    else:
+        from bench.measure import SIZES
+
+        projects(tuple(int(a) for a in sys.argv[1:]) or SIZES)

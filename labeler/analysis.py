@@ -18,15 +18,17 @@ from __future__ import annotations
 import json
 import re
 import warnings
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from labeler.prompts import CONDITIONS
+from labeler.scoring.bulk import collector_paused
 from labeler.scoring.flags import item_flags as item_flags  # re-exported: the rule lives below
 from labeler.scoring.flags import item_summary as item_summary
-from labeler.scoring.match import equivalence_classes, score_names
+from labeler.scoring.match import equivalence_classes, score_counts, score_names
 
 if TYPE_CHECKING:
     from labeler.lexicon import Lexicon
@@ -185,21 +187,28 @@ def consensus_names(df: pd.DataFrame, lexicon: Lexicon | None = None) -> pd.Data
     the full scorer, fuzzy included. Columns: ``item_id, name, n_models, in_key``.
     """
     _require(df, "item_id", "model", "predicted_names", "key_names")
+    by_item: dict[str, list[tuple[str, str]]] = {}
+    keys: dict[str, list[str]] = {}
+    for item_id, model, names, key in zip(
+        df["item_id"], df["model"], df["predicted_names"], df["key_names"], strict=True
+    ):
+        by_item.setdefault(item_id, []).extend((model, name) for name in names or ())
+        keys.setdefault(item_id, list(key))
     records = []
-    for item_id, part in df.groupby("item_id", sort=True):
-        pairs = [
-            (model, name)
-            for model, names in zip(part["model"], part["predicted_names"], strict=True)
-            for name in names or ()
-        ]
-        classes = equivalence_classes([name for _, name in pairs], lexicon)
+    for item_id in sorted(by_item):
+        pairs = by_item[item_id]
+        # classes over distinct names: a repeated name shares every token with itself, so
+        # it lands in its own class either way; an item's answers repeat names many times
+        distinct = list(dict.fromkeys(name for _, name in pairs))
+        class_of = dict(zip(distinct, equivalence_classes(distinct, lexicon), strict=True))
         models: dict[int, set[str]] = {}
         first: dict[int, str] = {}
-        for (model, name), cls in zip(pairs, classes, strict=True):
+        for model, name in pairs:
+            cls = class_of[name]
             if cls >= 0:
                 models.setdefault(cls, set()).add(model)
                 first.setdefault(cls, name)
-        key = list(part["key_names"].iloc[0])
+        key = keys[item_id]
         for cls, who in models.items():
             if len(who) >= 2:
                 in_key = bool(score_names([first[cls]], key, lexicon).matches)
@@ -234,8 +243,14 @@ def literal_f1(predicted: list[str], key: list[str]) -> float:
     Deliberately independent of the scorer, so the shuffled-key control can
     subtract what two keys simply share from what the scorer credits.
     """
-    p = {" ".join(n.casefold().split()) for n in predicted if n.strip()}
-    k = {" ".join(n.casefold().split()) for n in key if n.strip()}
+    return _set_f1(_literal(predicted), _literal(key))
+
+
+def _literal(names: Sequence[str]) -> frozenset[str]:
+    return frozenset(" ".join(n.casefold().split()) for n in names if n.strip())
+
+
+def _set_f1(p: frozenset[str], k: frozenset[str]) -> float:
     tp = len(p & k)
     return 2 * tp / (len(p) + len(k)) if tp else 0.0
 
@@ -259,11 +274,12 @@ def shuffled_key_scores(
     _require(df, "item_id", "model", "condition", "predicted_names", "key_names")
     keys = df.groupby("item_id")["key_names"].first().to_dict()
     other = derangement(sorted(keys), seed)
+    key_sets = {item: _literal(key) for item, key in keys.items()}  # once per key, not per row
     scored, literal = [], []
     for item, pred in zip(df["item_id"], df["predicted_names"], strict=True):
         names, key = list(pred), list(keys[other[item]])
-        scored.append(score_names(names, key, lexicon).f1)
-        literal.append(literal_f1(names, key))
+        scored.append(score_counts(names, key, lexicon)[0])  # memoised numbers, no evidence
+        literal.append(_set_f1(_literal(names), key_sets[other[item]]))
     overlap = np.array(literal)
     frame = df[["model", "condition"]]
     excess = mean_f1(frame.assign(f1=np.array(scored) - overlap))
@@ -293,6 +309,11 @@ def audits(df: pd.DataFrame, lexicon: Lexicon | None = None, seed: int = 0) -> d
     accuracy (%) over items with markers. An entry whose inputs the rows lack
     (names, two items to shuffle, marker scores) is ``None``, never a made-up zero.
     """
+    with collector_paused():  # a bulk pass over every answer (labeler.scoring.bulk)
+        return _audits(df, lexicon, seed)
+
+
+def _audits(df: pd.DataFrame, lexicon: Lexicon | None, seed: int) -> dict:
     has_names = {"predicted_names", "key_names"} <= set(df.columns)
     can_decline = "raw_text" in df.columns or "predicted_names" in df.columns
     consensus = consensus_names(df, lexicon) if has_names else None

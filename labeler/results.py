@@ -13,12 +13,14 @@ The per-item flags follow the dataset card:
 * ``unsolved_core`` — no model solved the item (F1 = 1) in any condition;
 * ``recitable`` — at least one model scored F1 >= 0.5 under ``no-image``.
 
-Speed matters (the GUI opens a 7,200-cell matrix at once). Everything is read
-with a handful of queries; lexicons are cached by their rows, so the scorer's
-own memo tables survive between calls; answers are kept by response id (stored
-responses never change) and scores by (lexicon, answer, key). Reopening the
-matrix therefore re-reads and re-scores only what changed since the last call
-(``bench/results_matrix.py``).
+Scores are computed once and kept: every cell's result lives in the store's score
+cache (``labeler/store/score_cache.py``) with the fingerprints of what it was computed
+from — the rules version, the item's key, the lexicon components its names reach
+(:mod:`labeler.scoring.fingerprint`). A call reads every latest answer's metadata with
+its cached row in one query (never the raw answer text: :func:`cell_raw` reads that for
+one opened cell), reuses the rows whose fingerprints are current, and scores only the
+rest, storing them in one transaction. A lexicon edit therefore rescores exactly the
+cells whose names it reaches (``docs/decisions/0019-score-cache.md``).
 
 Which answers count is decided in one place, :func:`answer_counts` (see
 ``docs/decisions/0011-which-answers-count.md``): a cell's latest answer counts
@@ -36,6 +38,7 @@ cell (:attr:`ScoredCell.markers`), scored from each label's name and
 from __future__ import annotations
 
 import functools
+import json
 import operator
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
@@ -45,11 +48,22 @@ from typing import TYPE_CHECKING, Any
 from labeler.lexicon import Lexicon
 from labeler.prompts import needs_image
 from labeler.review import effective_overrides
-from labeler.scoring import MarkerScore, NameScore, marker_accuracy, score_names
+from labeler.scoring import (
+    DEFAULT_RULES,
+    MarkerScore,
+    Match,
+    NameScore,
+    marker_accuracy,
+    score_names,
+    scoring_version,
+)
 from labeler.scoring.bulk import collector_paused
+from labeler.scoring.fingerprint import ItemPrint, key_fingerprint, prints
+from labeler.scoring.markers import read_letter
 from labeler.status import ResponseStatus
 from labeler.store import Item, KeyEntry, Project, Response
 from labeler.store.records import alternative_rows
+from labeler.store.score_cache import CachedScore, CellRow
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -268,33 +282,27 @@ def counted_results(project: Project, item_ids: Iterable[str] | None = None) -> 
     return [c for c in load_results(project, item_ids) if c.counts]
 
 
+def cell_raw(project: Project, response_id: int) -> str | None:
+    """One answer's raw text, for a view that opens that cell (bulk reads never load it)."""
+    return project.responses.raw_text(response_id)
+
+
 def _load_results(project: Project, item_ids: Iterable[str] | None) -> list[ScoredCell]:
     wanted = None if item_ids is None else set(item_ids)
     items = {i.id: i for i in project.items.list() if wanted is None or i.id in wanted}
-    keys = project.items.keys()
-    names = {i: key_names(keys.get(i, ())) for i in items}
-    base = _lexicon(tuple(project.lexicon.rows()))
-    additions = project.lexicon.item_rows()
-    extra = {i: (*additions.get(i, ()), *alternative_rows(keys.get(i, ()))) for i in items}
-    lexicons = {i: _layered(base, extra[i]) if extra[i] else base for i in items}
-    markers = {i: key_markers(keys.get(i, ())) for i in items}
-    public = project.public_ids.labels(project.id_prefix)
+    scored = _scores(project, items)
     overrides = {rid: o.value for rid, o in effective_overrides(project).items()}
-    scored: list[tuple[_Answer, Item, NameScore, bool]] = []
-    for a in _latest_answers(project, items.keys()):
-        item = items[a.item_id]
-        score = score_cell(a.predicted_names, names[a.item_id], lexicons[a.item_id])
-        scored.append((a, item, score, is_stale(a, item)))
     flags = item_flags(
-        (a.item_id, a.condition, overrides.get(a.id, s.f1))
-        for a, _, s, stale in scored
+        (a.item_id, a.condition, overrides.get(a.id, s.score.f1))
+        for a, s, stale in scored
         if answer_counts(a.status, stale)
     )
     unflagged = ItemFlags(unsolved_core=True, recitable=False)
+    public = project.public_ids.labels(project.id_prefix)
     cells = []
-    for a, item, s, stale in scored:
+    for a, s, stale in scored:
         f = flags.get(a.item_id, unflagged)
-        marked = markers[a.item_id]
+        item = items[a.item_id]
         cells.append(
             ScoredCell(
                 item_id=a.item_id,
@@ -305,26 +313,195 @@ def _load_results(project: Project, item_ids: Iterable[str] | None) -> list[Scor
                 origin=a.origin,
                 response_id=a.id,
                 parse_ok=a.parse_ok,
-                predicted_names=a.predicted_names,
-                key_names=names[a.item_id],
+                predicted_names=s.predicted_names,
+                key_names=s.key_names,
                 subject=item.subject,
                 tier=item.tier,
-                score=s,
+                score=s.score,
                 unsolved_core=f.unsolved_core,
                 recitable=f.recitable,
                 stale=stale,
-                markers=(
-                    score_markers(answer_labels(a.labels), marked, lexicons[a.item_id])
-                    if marked
-                    else None
-                ),
+                markers=s.markers,
                 override=overrides.get(a.id),
             )
         )
     return cells
 
 
-def is_stale(answer: _Answer | Response, item: Item) -> bool:
+@dataclass(frozen=True, slots=True)
+class _Result:
+    """One answer's scored result: what the score cache keeps (see :func:`_encode`)."""
+
+    predicted_names: tuple[str, ...]
+    key_names: tuple[str, ...]
+    score: NameScore
+    markers: MarkerScore | None
+    extra_names: tuple[str, ...]  # marker answers' names beyond the predicted ones
+
+
+def _scores(project: Project, items: Mapping[str, Item]) -> list[tuple[CellRow, _Result, bool]]:
+    """Every latest answer of ``items`` with its result: cached where still valid, else scored.
+
+    A cached result is valid when its rules version, key fingerprint and lexicon
+    fingerprint (:mod:`labeler.scoring.fingerprint`) equal the current ones; the
+    rest are scored here and stored in one transaction. Raw answer text is never read,
+    and a cached cell's labels are not either: one JSON parse per cell.
+    """
+    version = scoring_version(DEFAULT_RULES)
+    rows = [c for c in project.score_cache.latest_cells(version) if c.item_id in items]
+    context = _Context(project, {c.item_id for c in rows})
+    out: dict[int, tuple[_Result, bool]] = {}
+    misses: list[CellRow] = []
+    for c in rows:
+        result = context.cached(c)
+        if result is None:
+            misses.append(c)
+        else:
+            out[c.id] = (result, is_stale(c, items[c.item_id]))
+    project.score_cache.confirm(version, context.confirmed)
+    fresh: list[CachedScore] = []
+    labels = dict(project.score_cache.labels_json([c.id for c in misses]))
+    for c in misses:
+        result = context.score(c.item_id, json.loads(labels[c.id]))
+        out[c.id] = (result, is_stale(c, items[c.item_id]))
+        fresh.append(context.entry(c, result))
+    if fresh:
+        project.score_cache.put_many(version, fresh)
+    return [(c, *out[c.id]) for c in rows]
+
+
+class ItemLexicons:
+    """The global lexicon and every item's layered one, read from the store once.
+
+    :func:`project_lexicon` reads the store per call; a pass over many items (the
+    export, :func:`load_results`) builds one of these instead.
+    """
+
+    def __init__(self, project: Project, keys: Mapping[str, Sequence[KeyEntry]]) -> None:
+        self.base = _lexicon(tuple(project.lexicon.rows()))
+        self._additions = project.lexicon.item_rows()
+        self._keys = keys
+
+    def extra(self, item_id: str) -> tuple[tuple[str, str, str], ...]:
+        """The item's own rows: its additions and its key's alternatives."""
+        return (
+            *self._additions.get(item_id, ()),
+            *alternative_rows(self._keys.get(item_id, ())),
+        )
+
+    def lexicon(self, item_id: str) -> Lexicon:
+        """The lexicon that scores ``item_id`` (as :func:`project_lexicon`)."""
+        extra = self.extra(item_id)
+        return _layered(self.base, extra) if extra else self.base
+
+
+class _Context:
+    """What scoring the cells of some items needs, built once per :func:`load_results` call.
+
+    Per-item lexicons are layered only for items that have a cell to score.
+    """
+
+    def __init__(self, project: Project, item_ids: set[str]) -> None:
+        keys = project.items.keys()
+        self.keys = {i: keys.get(i, []) for i in item_ids}
+        self.names = {i: key_names(k) for i, k in self.keys.items()}
+        self.markers = {i: key_markers(k) for i, k in self.keys.items()}
+        self.key_fps = {
+            i: key_fingerprint([(e.name, e.marker, e.alternatives) for e in k])
+            for i, k in self.keys.items()
+        }
+        self.lexicons = ItemLexicons(project, self.keys)
+        self.extra = {i: self.lexicons.extra(i) for i in self.keys}
+        self.prints = prints(self.lexicons.base)
+        self._items: dict[str, ItemPrint] = {}
+        #: ``(lexicon state, response id)`` of cached cells re-checked valid under a new state
+        self.confirmed: list[tuple[str, int]] = []
+
+    def item_print(self, item_id: str) -> ItemPrint:
+        found = self._items.get(item_id)
+        if found is None:
+            found = self._items[item_id] = self.prints.item(
+                self.extra[item_id], self.names[item_id]
+            )
+        return found
+
+    def lexicon(self, item_id: str) -> Lexicon:
+        return self.lexicons.lexicon(item_id)
+
+    def cached(self, cell: CellRow) -> _Result | None:
+        """The cell's cached result if its fingerprints are the current ones, else None."""
+        if cell.result_json is None or cell.key_fp != self.key_fps[cell.item_id]:
+            return None
+        data = json.loads(cell.result_json)
+        item = self.item_print(cell.item_id)
+        if cell.lexicon_state != item.state:  # the lexicon changed: did it touch this cell?
+            if self.prints.cell(item, (*data["p"], *data["e"])) != cell.lexicon_fp:
+                return None
+            self.confirmed.append((item.state, cell.id))
+        return _decode(data, self.names[cell.item_id])
+
+    def score(self, item_id: str, labels: Sequence[Mapping[str, Any]]) -> _Result:
+        """Score one answer's stored labels (what every number is computed from)."""
+        predicted = tuple(
+            str(label.get("name", "")).strip() for label in labels if label.get("name")
+        )
+        lexicon = self.lexicon(item_id)
+        score = score_cell(predicted, self.names[item_id], lexicon)
+        marked = self.markers[item_id]
+        markers: MarkerScore | None = None
+        extra: tuple[str, ...] = ()
+        if marked:
+            given = answer_labels(labels)
+            markers = score_markers(given, marked, lexicon)
+            seen = set(predicted)
+            extra = tuple(
+                dict.fromkeys(
+                    n for n in (read_letter(name, hint)[1] for name, hint in given) if n not in seen
+                )
+            )
+        return _Result(predicted, self.names[item_id], score, markers, extra)
+
+    def entry(self, cell: CellRow, result: _Result) -> CachedScore:
+        names = (*result.predicted_names, *result.extra_names)
+        item = self.item_print(cell.item_id)
+        return CachedScore(
+            response_id=cell.id,
+            key_fp=self.key_fps[cell.item_id],
+            lexicon_fp=self.prints.cell(item, names),
+            lexicon_state=item.state,
+            f1=result.score.f1,
+            marker_accuracy=None if result.markers is None else result.markers.accuracy,
+            result_json=_encode(result),
+        )
+
+
+def _encode(result: _Result) -> str:
+    """Compact JSON of a result (the key names are the item's: not repeated per cell)."""
+    s, m = result.score, result.markers
+    data = {
+        "p": result.predicted_names,
+        "e": result.extra_names,
+        "s": [s.f1, s.precision, s.recall, s.n_pred, s.n_key],
+        "m": [list(match) for match in s.matches],
+        "u": s.unmatched_pred,
+        "x": s.missed_key,
+        "k": None if m is None else [m.accuracy, m.n_markers, m.correct, m.wrong, m.unanswered],
+    }
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def _decode(data: dict[str, Any], key: tuple[str, ...]) -> _Result:
+    f1, precision, recall, n_pred, n_key = data["s"]
+    score = NameScore(
+        f1, precision, recall, n_pred, n_key,
+        [Match(*match) for match in data["m"]], data["u"], data["x"],
+    )  # fmt: skip
+    k = data["k"]
+    markers = None if k is None else MarkerScore(k[0], k[1], k[2], k[3], k[4])
+    return _Result(tuple(data["p"]), key, score, markers, tuple(data["e"]))
+
+
+def is_stale(answer: CellRow | Response, item: Item) -> bool:
     """Whether the answer was given for another subject or question image than the item's now.
 
     Answers recorded before the store kept this (``asked_subject`` NULL) count as current.
@@ -373,66 +550,6 @@ def results_frame(cells: Sequence[ScoredCell]) -> pd.DataFrame:
 
 #: The frame's columns that hold name lists (tuples on the cell, lists in the frame).
 _LIST_COLUMNS = frozenset({"predicted_names", "key_names"})
-
-
-@dataclass(frozen=True, slots=True)
-class _Answer:
-    """What the matrix needs from one response (responses never change once stored)."""
-
-    id: int
-    item_id: str
-    model: str
-    condition: str
-    status: str
-    origin: str
-    parse_ok: bool
-    predicted_names: tuple[str, ...]
-    labels: Sequence[Mapping[str, Any]]  # as stored; read only for items with markers
-    asked_subject: str | None
-    asked_image: str | None
-
-
-#: Per project (keyed by its private salt, unique per project ever created): response id -> answer.
-_ANSWERS: dict[str, dict[int, _Answer]] = {}
-MAX_STALE_ANSWERS = 10_000
-
-
-def _latest_answers(project: Project, item_ids: Iterable[str]) -> list[_Answer]:
-    """The latest answer of every cell of ``item_ids``, oldest response first.
-
-    Responses are append-only, so an answer read once is kept by id; one cheap
-    grouping query finds each cell's latest id, and only items with a response
-    not seen before are read through the store. That keeps reopening the review
-    matrix from re-reading and re-parsing thousands of stored answers.
-    """
-    wanted = set(item_ids)
-    token = project.get_meta("id_salt") or str(project.folder.resolve())
-    memo = _ANSWERS.setdefault(token, {})
-    latest = [(rid, item) for rid, item in project.responses.latest_ids() if item in wanted]
-    stale = sorted({item for rid, item in latest if rid not in memo})
-    fresh: dict[str, list[_Answer]] = {}
-    for r in project.responses.latest(item_ids=stale) if stale else ():
-        memo[r.id] = answer = _Answer(
-            r.id,
-            r.item_id,
-            r.model,
-            r.condition,
-            r.status,
-            r.origin,
-            r.parse_ok,
-            tuple(r.predicted_names),
-            r.labels,
-            r.asked_subject,
-            r.asked_image,
-        )
-        fresh.setdefault(r.item_id, []).append(answer)
-    # a response that arrived between the two queries: the store's read wins for its item
-    out = [memo[rid] for rid, item in latest if item not in fresh]
-    out += [a for answers in fresh.values() for a in answers]
-    if len(memo) > 2 * len(latest) + MAX_STALE_ANSWERS:  # superseded answers pile up
-        keep = {rid for rid, _ in latest}
-        _ANSWERS[token] = {rid: a for rid, a in memo.items() if rid in keep}
-    return sorted(out, key=lambda a: a.id)
 
 
 _SCORES: weakref.WeakKeyDictionary[Lexicon, dict[tuple, NameScore]] = weakref.WeakKeyDictionary()

@@ -39,6 +39,7 @@ from labeler.export.validate import check_no_leaks, validate_items, validate_res
 from labeler.export.writer import write_export
 from labeler.results import ScoredCell, load_results
 from labeler.review import audit_rows
+from labeler.scoring.bulk import collector_paused
 from labeler.store import Item, Project
 from labeler.text.counted import counted
 
@@ -170,6 +171,18 @@ def _build(
     with_images: bool,
 ) -> _Built:
     """Every file of the export, validated (ExportError on the first problem)."""
+    with collector_paused():  # a bulk pass over every cell: see labeler.scoring.bulk
+        return _build_files(project, items, cells, public, private, with_images)
+
+
+def _build_files(
+    project: Project,
+    items: list[Item],
+    cells: list[ScoredCell],
+    public: dict[str, str],
+    private: bool,
+    with_images: bool,
+) -> _Built:
     counted = [c for c in cells if c.counts]  # labeler.results.answer_counts: the one rule
     results = result_rows(counted, public)
     items_out = item_rows(project, items, counted, public)
@@ -182,7 +195,8 @@ def _build(
     by_id = validate_items(items_out, project.id_prefix)
     validate_results(results, by_id)
     shared = {i.source_id for i in items} if with_images else set()
-    check_no_leaks(files, _private_strings(project, shared))
+    rows = {RESULTS_FILE: results, ITEMS_FILE: items_out, SAMPLE_FILE: results[:SAMPLE_ROWS]}
+    check_no_leaks(files, _private_strings(project, shared), rows)
     if private:
         files[PROVENANCE_FILE] = dump_jsonl(_provenance(project, items, public))
         files[AUDIT_FILE] = dump_jsonl(audit_rows(project, public))  # who decided what, why

@@ -22,8 +22,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from labeler.export.rows import Row, public_number
 from labeler.lexicon import Lexicon, LexiconRow
 from labeler.prompts import CONDITIONS
-from labeler.results import ItemFlags, ScoredCell, key_names, project_lexicon
+from labeler.results import ItemFlags, ItemLexicons, ScoredCell, key_names
 from labeler.scoring import score_names
+from labeler.scoring.fingerprint import prints
 from labeler.store import Item, KeyEntry, Project
 from labeler.text.normalize import normalize
 from labeler.text.plurals import name_forms
@@ -34,6 +35,7 @@ class LexiconTerms:
 
     def __init__(self, lexicon: Lexicon) -> None:
         self.index = lexicon.index
+        self._seen: dict[str, frozenset[int]] = {}
         self.by_group: dict[int, set[str]] = defaultdict(set)
         self.rows_by_group: dict[int, set[LexiconRow]] = defaultdict(set)
         for row in lexicon.rows():
@@ -41,11 +43,15 @@ class LexiconTerms:
                 for gid in self._groups(surface):
                     self.by_group[gid].add(surface)
                     self.rows_by_group[gid].add(row)
+        #: group -> the groups a ``distinct`` row sets against it (looked up per name)
+        self.vetoed: dict[int, set[int]] = defaultdict(set)
+        for a, b in self.index.distinct:
+            self.vetoed[a].add(b)
 
     def relevant_rows(self, names: Iterable[str]) -> list[list[str]]:
         """Rows of the groups ``names`` fall in and of the groups vetoed against those."""
         touched = {gid for name in names for gid in self._groups(name)}
-        groups = touched | {b for a, b in self.index.distinct if a in touched}
+        groups = touched.union(*(self.vetoed.get(a, ()) for a in touched))
         rows = {row for gid in groups for row in self.rows_by_group[gid]}
         return sorted([r.canonical, r.synonym, r.relation] for r in rows)
 
@@ -55,12 +61,14 @@ class LexiconTerms:
 
     def distinct(self, name: str) -> list[str]:
         """Names a ``distinct`` row separates from ``name``."""
-        mine = self._groups(name)
-        vetoed = {b for a, b in self.index.distinct if a in mine}
+        vetoed = set().union(*(self.vetoed.get(a, ()) for a in self._groups(name)))
         return self._names(vetoed, name)
 
     def _groups(self, name: str) -> frozenset[int]:
-        return self.index.groups(name_forms(normalize(name)))
+        found = self._seen.get(name)
+        if found is None:  # names recur on every answer of an item, and across items
+            found = self._seen[name] = self.index.groups(name_forms(normalize(name)))
+        return found
 
     def _names(self, groups: Iterable[int], name: str) -> list[str]:
         """Surfaces of ``groups``, one per normal form, without ``name`` itself; sorted."""
@@ -132,7 +140,8 @@ def item_row(
         "subject": item.subject,
         "tier": item.tier,
         "pattern": item.pattern,
-        "n_key": score_names([], names, lexicon).n_key,
+        # every scored cell of the item has its key's class count; unanswered items score one
+        "n_key": cells[0].n_key if cells else score_names([], names, lexicon).n_key,
         "key_names": names,
         "markers": markers(entries),
         "synonyms": {n: terms.synonyms(n) for n in names},
@@ -158,15 +167,19 @@ def item_rows(
     for c in cells:
         by_item[c.item_id].append(c)
     unrun = ItemFlags(unsolved_core=True, recitable=False)
-    terms: dict[Lexicon, LexiconTerms] = {}  # keyed by object: lexicons are shared per rows
+    lexicons = ItemLexicons(project, keys)  # the lexicon is read once per export
+    shared = LexiconTerms(lexicons.base)
     rows = []
     for item in items:
-        lexicon = project_lexicon(project, item.id)
-        found = terms.get(lexicon)
-        if found is None:
-            found = terms[lexicon] = LexiconTerms(lexicon)
         mine = by_item.get(item.id, [])
         flags = ItemFlags(mine[0].unsolved_core, mine[0].recitable) if mine else unrun
         entries = keys.get(item.id, [])
-        rows.append(item_row(item, public_ids[item.id], entries, found, lexicon, mine, flags))
+        extra = lexicons.extra(item.id)
+        terms = shared
+        if extra:  # terms of just the rows that bear on the item: never the whole lexicon again
+            names = [*key_names(entries), *(p for c in mine for p in c.predicted_names)]
+            reaching = prints(lexicons.base).rows_reaching(names, extra)
+            terms = LexiconTerms(Lexicon(reaching).with_rows(extra))
+        lexicon = lexicons.lexicon(item.id)
+        rows.append(item_row(item, public_ids[item.id], entries, terms, lexicon, mine, flags))
     return sorted(rows, key=lambda r: public_number(r["item_id"]))

@@ -31,11 +31,9 @@ class DecodeSetting:
 
 def decode_settings(project: Project, cells: Sequence[ScoredCell]) -> list[DecodeSetting]:
     """Per model, every distinct stored settings set among ``cells``' responses, sorted."""
-    wanted = {c.response_id for c in cells}
-    responses = project.responses.latest(item_ids={c.item_id for c in cells})
     counts: Counter[tuple[str, tuple[tuple[str, str], ...]]] = Counter()
-    for r in responses:
-        if r.id in wanted:
-            shown = sorted((k, json.dumps(v)) for k, v in r.settings.items())
-            counts[(r.model, tuple(kv for kv in shown if kv[0] not in PRIVATE_SETTINGS))] += 1
+    stored = project.responses.settings_counts(sorted({c.response_id for c in cells}))
+    for (model, settings_json), n in stored.items():  # one parse per distinct stored set
+        shown = sorted((k, json.dumps(v)) for k, v in json.loads(settings_json).items())
+        counts[(model, tuple(kv for kv in shown if kv[0] not in PRIVATE_SETTINGS))] += n
     return [DecodeSetting(m, s, n) for (m, s), n in sorted(counts.items())]

@@ -531,6 +531,16 @@ def equivalence_classes(
     return [next(class_of) if n.norm else -1 for n in profiles]
 
 
+def name_groups(
+    raw: str, lexicon: Lexicon | None = None, *, rules: Rules = DEFAULT_RULES
+) -> frozenset[int]:
+    """The lexicon group ids the scorer reads for one surface: the lexicon's only say in a score.
+
+    :mod:`labeler.scoring.fingerprint` keys cached scores on the groups a cell's names reach.
+    """
+    return _cache(lexicon, rules).name(raw).groups
+
+
 _EMPTY: list[_Index] = []
 
 

@@ -120,10 +120,14 @@ def refresh_flags(rows: list[dict[str, Any]]) -> None:
         if "item_id" in row and "condition" in row
     ]
     flags = item_flags(pd.DataFrame(cells, columns=["item_id", "condition", "f1"]))
+    # one dict, not a pandas lookup per row and flag (196k of them at 100k rows)
+    by_item = {
+        field: dict(zip(flags.index, map(bool, flags[field]), strict=True)) for field in FLAG_FIELDS
+    }
     for row in rows:
         for field in FLAG_FIELDS:
             if field in row:
-                row[field] = bool(flags.at[row["item_id"], field])
+                row[field] = by_item[field][row["item_id"]]
 
 
 def read_item_lexicons(path: str | os.PathLike[str]) -> dict[str, list[list[str]]]:

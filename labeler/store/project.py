@@ -33,6 +33,7 @@ from labeler.store.postgres import PgConnection, check_url
 from labeler.store.public_ids import PublicIdTable
 from labeler.store.responses import ResponseTable
 from labeler.store.reviews import ReviewTable
+from labeler.store.score_cache import ScoreCacheTable
 
 DB_NAME = "project.sqlite"
 POINTER_NAME = "project.toml"
@@ -92,6 +93,7 @@ class Project:
         self.reviews = ReviewTable(db)
         self.batches = BatchTable(db)
         self.claims = ClaimTable(db)
+        self.score_cache = ScoreCacheTable(db)
 
     # -- lifecycle ---------------------------------------------------------
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
@@ -99,6 +100,30 @@ class ResponseTable:
             "SELECT MAX(id), item_id FROM responses GROUP BY item_id, model, condition"
         )
         return [(row[0], row[1]) for row in rows]
+
+    def raw_text(self, response_id: int) -> str | None:
+        """One response's raw answer text (read when a cell is opened, never in bulk)."""
+        row = self.db.execute("SELECT raw_text FROM responses WHERE id = ?", (response_id,))
+        found = row.fetchone()
+        return None if found is None else found[0]
+
+    def settings_counts(self, response_ids: Iterable[int]) -> Counter[tuple[str, str]]:
+        """How many of the given responses were asked with each ``(model, settings JSON)``.
+
+        Counted in SQL, batched: an export lists the distinct sets, not every answer's.
+        """
+        ids = list(response_ids)
+        counts: Counter[tuple[str, str]] = Counter()
+        for start in range(0, len(ids), 900):
+            part = ids[start : start + 900]
+            rows = self.db.execute(
+                "SELECT model, settings_json, COUNT(*) FROM responses"
+                f" WHERE id IN ({', '.join('?' for _ in part)}) GROUP BY model, settings_json",
+                part,
+            )
+            for model, settings, n in rows:
+                counts[(model, settings)] += n
+        return counts
 
     def history(self, item_id: str, model: str, condition: str) -> list[Response]:
         """Every response ever stored for one cell, oldest first."""

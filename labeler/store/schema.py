@@ -254,6 +254,22 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (item_id, model, condition, request_hash, basis)
     );
     """,
+    # 12: cache17: each answer's scored result (labeler/store/score_cache.py), with the
+    # fingerprints it was computed from (rules version, key, the lexicon rows it used) and
+    # the digest of the whole lexicon it was last checked against (a shortcut, decision 0019)
+    """
+    CREATE TABLE score_cache (
+        response_id     INTEGER NOT NULL REFERENCES responses(id) ON DELETE CASCADE,
+        rules           TEXT NOT NULL,
+        key_fp          TEXT NOT NULL,
+        lexicon_fp      TEXT NOT NULL,
+        lexicon_state   TEXT NOT NULL,
+        f1              REAL NOT NULL,
+        marker_accuracy REAL,
+        result_json     TEXT NOT NULL,
+        PRIMARY KEY (response_id, rules)
+    );
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -163,6 +163,7 @@ def test_garbage_collection_is_left_as_it_was(project, monkeypatch):
         raise RuntimeError("scorer crashed")
 
     monkeypatch.setattr("labeler.results.score_cell", broken)
+    answer(project, CELL, MODELS[0], "told", ["nucleus"])  # a new answer: not in the cache
     with pytest.raises(RuntimeError, match="scorer crashed"):
         load_results(project, item_ids=[CELL])
     assert gc.isenabled()

@@ -1,0 +1,141 @@
+"""The per-cell score cache: each answer's scored result, with what it was computed from.
+
+A row holds one response's result under one rules version (``expert-1``), the
+fingerprints of the item's key and of the lexicon rows the cell used, and the result
+itself as compact JSON (names, matches with their rule, marker accuracy). The store
+neither computes nor judges fingerprints (:mod:`labeler.scoring.fingerprint` does,
+and :mod:`labeler.results` compares them); it keeps rows and reads the columns a
+matrix needs. Responses never change once stored, so a row goes stale only when a
+fingerprint moves, and a stale row is simply overwritten.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from labeler.store.database import Connection, transaction
+
+#: Ids per ``IN (...)`` list: well under SQLite's and PostgreSQL's parameter limits.
+BATCH = 900
+
+
+@dataclass(frozen=True, slots=True)
+class CellRow:
+    """One cell's latest answer as a matrix reads it (no raw text), with its cached result.
+
+    ``key_fp``, ``lexicon_fp`` and ``result_json`` are ``None`` when nothing is cached
+    under the asked rules.
+    """
+
+    id: int
+    item_id: str
+    model: str
+    condition: str
+    status: str
+    origin: str
+    parse_ok: bool
+    asked_subject: str | None
+    asked_image: str | None
+    key_fp: str | None
+    lexicon_fp: str | None
+    lexicon_state: str | None
+    result_json: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class CachedScore:
+    """What :meth:`ScoreCacheTable.put_many` stores for one response."""
+
+    response_id: int
+    key_fp: str
+    lexicon_fp: str
+    lexicon_state: str
+    f1: float
+    marker_accuracy: float | None
+    result_json: str
+
+
+class ScoreCacheTable:
+    """Read the latest answers with their cached scores; store fresh scores."""
+
+    def __init__(self, db: Connection) -> None:
+        self.db = db
+
+    def latest_cells(self, rules: str) -> list[CellRow]:
+        """Every cell's latest answer (metadata only) with its cached result, oldest first."""
+        rows = self.db.execute(
+            "SELECT r.id, r.item_id, r.model, r.condition, r.status, r.origin, r.parse_ok,"
+            " r.asked_subject, r.asked_image,"
+            " c.key_fp, c.lexicon_fp, c.lexicon_state, c.result_json"
+            " FROM responses r"
+            " JOIN (SELECT MAX(id) AS id FROM responses GROUP BY item_id, model, condition)"
+            " last ON r.id = last.id"
+            " LEFT JOIN score_cache c ON c.response_id = r.id AND c.rules = ?"
+            " ORDER BY r.id",
+            (rules,),
+        )
+        out = []
+        for r in rows:
+            rid, item, model, condition, status, origin, parse_ok, *rest = r
+            out.append(CellRow(rid, item, model, condition, status, origin, bool(parse_ok), *rest))
+        return out
+
+    def labels_json(self, response_ids: Sequence[int]) -> Iterator[tuple[int, str]]:
+        """``(response id, labels JSON)`` of the given responses (what scoring reads), batched."""
+        for start in range(0, len(response_ids), BATCH):
+            part = list(response_ids[start : start + BATCH])
+            marks = ", ".join("?" for _ in part)
+            yield from (
+                (int(r[0]), str(r[1]))
+                for r in self.db.execute(
+                    f"SELECT id, labels_json FROM responses WHERE id IN ({marks})", part
+                )
+            )
+
+    def put_many(self, rules: str, scores: Iterable[CachedScore]) -> int:
+        """Store (or replace) scores under ``rules`` in one transaction; returns how many."""
+        rows = [
+            (
+                s.response_id,
+                rules,
+                s.key_fp,
+                s.lexicon_fp,
+                s.lexicon_state,
+                s.f1,
+                s.marker_accuracy,
+                s.result_json,
+            )
+            for s in scores
+        ]
+        if not rows:
+            return 0
+        with transaction(self.db):
+            self.db.executemany(
+                "INSERT INTO score_cache(response_id, rules, key_fp, lexicon_fp, lexicon_state,"
+                " f1, marker_accuracy, result_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (response_id, rules) DO UPDATE SET key_fp = excluded.key_fp,"
+                " lexicon_fp = excluded.lexicon_fp, lexicon_state = excluded.lexicon_state,"
+                " f1 = excluded.f1, marker_accuracy = excluded.marker_accuracy,"
+                " result_json = excluded.result_json",
+                rows,
+            )
+        return len(rows)
+
+    def confirm(self, rules: str, checked: Iterable[tuple[str, int]]) -> None:
+        """Record ``(lexicon state, response id)`` pairs whose cached score was re-checked valid.
+
+        The next reader of an unchanged lexicon then trusts them without re-checking.
+        """
+        rows = [(state, response_id, rules) for state, response_id in checked]
+        if rows:
+            with transaction(self.db):
+                self.db.executemany(
+                    "UPDATE score_cache SET lexicon_state = ? WHERE response_id = ? AND rules = ?",
+                    rows,
+                )
+
+    def count(self, rules: str) -> int:
+        """How many scores are stored under ``rules``."""
+        row = self.db.execute("SELECT COUNT(*) FROM score_cache WHERE rules = ?", (rules,))
+        return int(row.fetchone()[0])
