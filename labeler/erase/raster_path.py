@@ -61,6 +61,9 @@ class Raster:
 
 Hit = tuple[str, PixelBox]
 
+#: Degrees: a read of one or two characters tilted more than this is texture, not a marker.
+MAX_SHORT_TILT = 20.0
+
 
 def read_all(raster: Raster) -> list[Hit]:
     """OCR the whole rendered clip once: (text, pixel box) per line read.
@@ -73,7 +76,9 @@ def read_all(raster: Raster) -> list[Hit]:
     found: list[Hit] = []
     for hit in read_text(np.ascontiguousarray(raster.rgb)):
         text = strip_line_marks(" ".join(str(hit.text).split()))
-        if text:
+        # two dots of a texture read along a diagonal ("00" over a cell's ribosomes): a
+        # tilted read must be longer than a marker to be a label
+        if text and (abs(hit.angle) <= MAX_SHORT_TILT or len(text) > 2):
             x0, y0, x1, y1 = (round(float(v)) for v in hit.bbox)
             found.append((text, (x0, y0, x1, y1)))
     return found
