@@ -38,6 +38,7 @@ from labeler.erase.lines import (
     draw_band,
     find_segments,
     ink_fraction,
+    longest_gap,
     sample,
     thin_dark_mask,
     walk,
@@ -57,6 +58,9 @@ WHITE_LEVEL = 235
 #: Share of a line's continuation that must be stroke pixels to call it a line
 #: passing through (gaps come from JPEG and antialiasing of diagonals).
 THROUGH_FRACTION = 0.6
+#: A gap (px) in a line's stroke across a label at least this long means the line does not
+#: cross the label: it is two collinear leaders, one leaving each end of the word.
+THROUGH_GAP = 3
 
 
 @dataclass(frozen=True)
@@ -367,7 +371,10 @@ def _lines_into(win: _Window) -> list[_Line]:
             continue
         exit_ = _last_inside(inside, entry, u)
         beyond = _beyond(win.margin)
-        through = ink_fraction(outside_thin, exit_, u, beyond) >= THROUGH_FRACTION
+        through = (
+            ink_fraction(outside_thin, exit_, u, beyond) >= THROUGH_FRACTION
+            and longest_gap(win.thin, entry, u, round(math.dist(entry, exit_))) < THROUGH_GAP
+        )
         lines.append(_Line(far, entry, exit_, u, min(segment.width, 6.0), through))
     return _merge_duplicates(lines)
 
