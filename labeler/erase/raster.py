@@ -15,8 +15,10 @@ boxes (a *region*) is handled like this:
    a large part of the drawing outside the boxes (a box that overlaps the drawing)
    is kept; the rest, minus the protected pixels, is glyph ink and is erased
    together with its antialiased fringe.
-4. The erased pixels are painted white when the ring is white, and inpainted
-   (``cv2.inpaint``) when the label sits on a coloured or textured background.
+4. The erased pixels are painted white when the ring is white, inpainted
+   (``cv2.inpaint``) when the label sits on a flat or shaded colour, and filled with
+   texture copied from beside the label when it sits on a texture
+   (:mod:`labeler.erase.texture`), so no smooth word-shaped patch is left.
 
 Only pixels inside the given boxes are ever changed.
 """
@@ -43,6 +45,7 @@ from labeler.erase.lines import (
     thin_dark_mask,
     walk,
 )
+from labeler.erase.texture import is_textured, texture_patch
 from labeler.pdf.geometry import PixelBox
 
 FILL_MODES = ("auto", "white", "inpaint")
@@ -171,6 +174,8 @@ class _Window:
     near: np.ndarray  # within ``margin`` of the region
     margin: int  # ring width around the region where lines are looked for
     boxes: list[PixelBox]
+    image: np.ndarray  # the whole image, where texture to fill a hole is copied from
+    labels: np.ndarray  # every label box of the whole image (never copied)
 
     @property
     def ring(self) -> np.ndarray:
@@ -204,6 +209,8 @@ def _window(
         near=cv2.dilate(inside.astype(np.uint8), kernel).astype(bool),
         margin=margin,
         boxes=boxes,
+        image=rgb,
+        labels=labels,
     )
 
 
@@ -231,8 +238,17 @@ def _erase_region(win: _Window, out: np.ndarray, fill: str) -> None:
     erase &= win.inside & ~protected & ~drawing & ~repair
     target = out[win.slices]
     target[repair] = colours[repair]
-    # inpaint the lines' pixels too, so their dark does not bleed into the fill
-    _fill(target, erase, white=fill == "white", unknown=erase | protected)
+    # on a texture the whole box is refilled, not just the glyphs: texture cut to the
+    # glyphs' outlines would still spell the word
+    hole = win.inside & ~protected & ~drawing & ~repair
+    patch = None
+    if fill != "white" and is_textured(win.rgb, win.ring, background):
+        patch = texture_patch(win.image, win.labels, hole, win.origin, clean_ring)
+    if patch is not None:
+        target[hole] = patch
+    else:
+        # inpaint the lines' pixels too, so their dark does not bleed into the fill
+        _fill(target, erase, white=fill == "white", unknown=erase | protected)
 
 
 def _fill(target: np.ndarray, erase: np.ndarray, *, white: bool, unknown: np.ndarray) -> None:

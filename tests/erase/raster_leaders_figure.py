@@ -91,11 +91,11 @@ def text_boxes() -> list[pymupdf.Rect]:
     return [pymupdf.Rect(line["bbox"]) for block in blocks for line in block["lines"]]
 
 
-def pasted(rgb: np.ndarray) -> pymupdf.Document:
-    """A page holding only ``rgb`` pasted as an image at 1 px = 1/SCALE pt."""
+def pasted(rgb: np.ndarray, scale: int = SCALE) -> pymupdf.Document:
+    """A page holding only ``rgb`` pasted as an image at 1 px = 1/``scale`` pt."""
     buffer = io.BytesIO()
     Image.fromarray(rgb).save(buffer, format="PNG")
     doc = pymupdf.open()
-    page = doc.new_page(width=WIDTH, height=HEIGHT)
+    page = doc.new_page(width=rgb.shape[1] / scale, height=rgb.shape[0] / scale)
     page.insert_image(page.rect, stream=buffer.getvalue())
     return pymupdf.open("pdf", doc.tobytes())
