@@ -152,15 +152,18 @@ def name_outline_lines(
             line.text = " ".join(t for t, _ in found)
             named.append(line)
             continue
+        pieces = []
         for text, hit_box in found:
             x0, y0, x1, y1 = raster.to_points(hit_box)
             lx0, ly0, lx1, ly1 = line.bbox
             read = (max(x0, lx0), max(y0, ly0), min(x1, lx1), min(y1, ly1))
             if read[2] > read[0] and read[3] > read[1]:
                 size = (read[3] - read[1]) / 1.2  # an OCR box spans the line, as in ocr_fragments
-                named.append(
+                pieces.append(
                     Fragment(text=text, bbox=read, size=size, kind="outline", parts=[read])
                 )
+        # the words of a two-word label OCR read apart are one line again, as OCR lines are
+        named.extend(merge_on_lines(pieces))
     return named
 
 
