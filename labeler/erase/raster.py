@@ -448,9 +448,10 @@ def _moved(point: Point, shift: Point) -> Point:
 def _stub_end(thin: np.ndarray, core: np.ndarray, line: _Line) -> Point:
     """Where a line that does not leave the region stops being protected.
 
-    If the line runs across the text and carries on in the box's margin beyond it
-    (an OCR box that swallowed the end of a line crossing the label, reading it as
-    a dash), it is a crossing line and is kept to its last pixel. Otherwise it is a
+    If the line runs unbroken across the text and carries on in the box's margin beyond
+    it (an OCR box that swallowed the end of a line crossing the label, reading it as
+    a dash), it is a crossing line and is kept to its last pixel; broken by the gaps
+    between letters, it is one of two collinear leaders. Otherwise it is a
     leader ending at the label: kept as far as its pixels go, but never into the
     text itself.
     """
@@ -465,7 +466,12 @@ def _stub_end(thin: np.ndarray, core: np.ndarray, line: _Line) -> Point:
         last += 1
     after = ahead(line.entry, line.u, last)
     margin = length - last
-    if margin >= 3 and ink_fraction(thin, after, line.u, min(8, margin)) >= THROUGH_FRACTION:
+    unbroken = longest_gap(thin, ahead(line.entry, line.u, first), line.u, last - first)
+    if (
+        margin >= 3
+        and unbroken < THROUGH_GAP
+        and ink_fraction(thin, after, line.u, min(8, margin)) >= THROUGH_FRACTION
+    ):
         return walk(thin, after, line.u, max_steps=margin, max_gap=1)
     stop = max(0, min(first - 1, int(math.dist(line.entry, reach))))
     return ahead(line.entry, line.u, stop)
