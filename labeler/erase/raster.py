@@ -56,6 +56,12 @@ INK_DISTANCE = 60.0
 #: Lower distance for the antialiased fringe around glyphs on coloured
 #: backgrounds, erased only within two pixels of glyph ink.
 FRINGE_DISTANCE = 10.0
+#: RGB distance from every mix of text colour and paper beyond which a pixel in a label box
+#: on paper is drawing, not lettering (JPEG colour noise at black text stays below ~20).
+BLEND_DISTANCE = 30.0
+#: Grey levels below the colour of the drawing around a label at which a pixel over that
+#: drawing is a letter mixed into it, not the drawing itself.
+DRAWN_DARKER = 25.0
 #: A ring pixel is "white" when every channel is at least this bright.
 WHITE_LEVEL = 235
 #: Share of a line's continuation that must be stroke pixels to call it a line
@@ -236,6 +242,18 @@ def _erase_region(win: _Window, out: np.ndarray, fill: str) -> None:
     glyph = ink & win.inside & ~drawing & ~protected
     erase = glyph | _fringe(glyph, distance, white=fill == "white")
     erase &= win.inside & ~protected & ~drawing & ~repair
+    drawn = np.zeros_like(erase)
+    if fill == "white":
+        # on paper, pixels no mix of the text colour and the paper makes are drawing the
+        # label was printed over (pale filaments behind a word): kept, and the letters
+        # crossing them inpainted rather than cut into them in white
+        off = _off_blend(win.rgb, glyph, background)
+        behind = off & clean_ring
+        if behind.sum() >= 8:
+            # letters antialiased over that drawing are darker mixes: still the letters
+            pale = float(np.median(win.rgb[behind].mean(axis=1))) - DRAWN_DARKER
+            drawn = erase & off & (win.rgb.mean(axis=2) >= pale)
+            erase &= ~drawn
     target = out[win.slices]
     target[repair] = colours[repair]
     # on a texture the whole box is refilled, not just the glyphs: texture cut to the
@@ -246,9 +264,31 @@ def _erase_region(win: _Window, out: np.ndarray, fill: str) -> None:
         patch = texture_patch(win.image, win.labels, hole, win.origin, clean_ring)
     if patch is not None:
         target[hole] = patch
+    elif drawn.any():
+        near = cv2.dilate(drawn.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+        _fill(target, erase & ~near, white=True, unknown=erase | protected)
+        _fill(target, erase & near, white=False, unknown=erase | protected)
     else:
         # inpaint the lines' pixels too, so their dark does not bleed into the fill
         _fill(target, erase, white=fill == "white", unknown=erase | protected)
+
+
+def _off_blend(crop: np.ndarray, glyph: np.ndarray, paper: np.ndarray) -> np.ndarray:
+    """Pixels farther than ``BLEND_DISTANCE`` from every mix of the text colour and the paper.
+
+    Antialiased and JPEG-blurred letters are such mixes (grey for black text, pink for red);
+    a pale yellow filament behind a black word is not.
+    """
+    if not glyph.any():
+        return np.zeros(glyph.shape, bool)
+    pixels = crop[glyph].astype(np.float32)
+    darkest = pixels[pixels.sum(axis=1) <= np.percentile(pixels.sum(axis=1), 20)]
+    text = np.median(darkest, axis=0)
+    axis = paper - text
+    rgb = crop.astype(np.float32)
+    t = np.clip(((rgb - text) @ axis) / max(float(axis @ axis), 1.0), 0.0, 1.0)
+    nearest = text + t[..., None] * axis
+    return np.linalg.norm(rgb - nearest, axis=2) > BLEND_DISTANCE
 
 
 def _fill(target: np.ndarray, erase: np.ndarray, *, white: bool, unknown: np.ndarray) -> None:

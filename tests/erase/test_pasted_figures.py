@@ -28,6 +28,7 @@ from labeler.erase import erase_figure
 from labeler.erase.ocr import read_text
 from labeler.erase.residual import readable_in
 from tests.erase.test_erase_real_figures import BONE_LABELS
+from tests.erase.test_placed_figures import MEMBRANE_LABELS
 from tests.paths import EXTERNAL_FIGURES
 
 DPI = 200
@@ -145,3 +146,27 @@ def test_every_pixel_outside_the_labels_is_kept(case):
     assert np.array_equal(question[outside], answer[outside])
     # and the erasure did something inside them
     assert not np.array_equal(question[~outside], answer[~outside])
+
+
+def test_pale_drawing_behind_labels_on_paper_is_kept():
+    """The membrane figure pasted as an image: its pale filaments run behind black labels.
+
+    They are no mix of black and paper, so they stay (painting the whole word white used
+    to cut every filament a label crossed), and still no label is readable.
+    """
+    result, clip, read = _erased("cell-membrane-components.svg", 480.0, 12.0)
+    question, answer = _rgb(result.question_png).astype(int), _rgb(result.answer_png).astype(int)
+    zoom = DPI / 72
+    inside = np.zeros(question.shape[:2], dtype=bool)
+    for label in result.labels:
+        x0, y0, x1, y1 = label.bbox
+        inside[
+            int((y0 - clip[1]) * zoom) : int((y1 - clip[1]) * zoom) + 1,
+            int((x0 - clip[0]) * zoom) : int((x1 - clip[0]) * zoom) + 1,
+        ] = True
+    pale = inside & (answer.max(axis=2) - answer.min(axis=2) >= 40) & (answer.mean(axis=2) >= 180)
+    assert pale.sum() > 2000  # the filaments really cross the label boxes
+    kept = (np.abs(question - answer).max(axis=2) <= 30) & pale
+    assert kept.sum() / pale.sum() >= 0.75
+    words = " ".join(box.text for box in read).lower()
+    assert readable_in(sorted(MEMBRANE_LABELS), words) == []
