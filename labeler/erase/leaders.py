@@ -21,13 +21,24 @@ from functools import cache
 
 import numpy as np
 
-from labeler.erase.lines import Point, Segment, ahead, find_segments, ink_fraction, sample, walk
+from labeler.erase.lines import (
+    Point,
+    Segment,
+    ahead,
+    find_segments,
+    ink_fraction,
+    longest_gap,
+    sample,
+    walk,
+)
 from labeler.pdf.geometry import PixelBox
 
 #: Longest gap (px) between two pieces of one leader line that is bridged.
 MAX_BRIDGE = 40
 #: A leader's last stretch ends where its stroke spreads wider than this (px).
 LINE_WIDTH_LIMIT = 9
+#: A gap (px) this long in a line's stroke inside a label box: the line does not cross it.
+THROUGH_GAP = 3
 #: Pixels up to this many grey levels lighter than a leader count as the leader.
 LINE_GRAY_MARGIN = 60
 
@@ -60,7 +71,7 @@ def leader_ends(
         return strokes_up_to(int(round(level, -1)))
 
     return [
-        _anchor_for(box, index, segments, ends, gaps, nearest, line_mask, outside)
+        _anchor_for(box, index, segments, ends, gaps, nearest, line_mask, (thin, outside))
         for index, box in enumerate(boxes)
     ]
 
@@ -83,14 +94,16 @@ def _anchor_for(
     gaps: np.ndarray,
     nearest: np.ndarray,
     line_mask: Callable[[Point, Point], np.ndarray],
-    outside: np.ndarray,
+    strokes: tuple[np.ndarray, np.ndarray],
 ) -> tuple[float, float] | None:
     """The end of this box's leader: candidates are filtered, followed, then ranked.
 
     Leaders in textbook figures stop short of their text by up to about half a
     line height (more for a box holding a whole multi-line label), so a piece may
     start up to 0.7 box heights away, but never further than half its own length.
+    ``strokes`` are the thin stroke masks of the whole image and outside the boxes.
     """
+    outside = strokes[1]
     height = box[3] - box[1]
     tolerance = max(6.0, 0.7 * height)
     found: list[tuple[float, float, Point]] = []  # (gap, reach, end)
@@ -106,7 +119,7 @@ def _anchor_for(
         u = Segment(near, far).unit()
         if not _points_at(box, near, u, reach=2 * tolerance):
             continue  # e.g. a curve of the drawing passing by the label
-        if not _free_end(outside, near, u) or _passes_through(box, outside, near, u):
+        if not _free_end(outside, near, u) or _passes_through(box, strokes, near, u):
             continue
         if _curve_continues(k, near, u, ends):
             continue
@@ -237,8 +250,16 @@ def _free_end(outside: np.ndarray, near: Point, u: Point) -> bool:
     return behind < 0.5
 
 
-def _passes_through(box: PixelBox, outside: np.ndarray, near: Point, u: Point) -> bool:
-    """Is this a line crossing the box rather than one starting at it?"""
+def _passes_through(
+    box: PixelBox, strokes: tuple[np.ndarray, np.ndarray], near: Point, u: Point
+) -> bool:
+    """Is this a line crossing the box rather than one starting at it?
+
+    It crosses when it carries on beyond the far side and runs unbroken through the box: a
+    line that stops at the text with another carrying on from its far end (collinear
+    leaders, one leaving each end of the label) is a leader.
+    """
+    thin, outside = strokes
     back = (-u[0], -u[1])
     x0, y0, x1, y1 = box
     diag = math.hypot(x1 - x0, y1 - y0)
@@ -252,7 +273,11 @@ def _passes_through(box: PixelBox, outside: np.ndarray, near: Point, u: Point) -
     exit_ = ahead(near, back, float(steps[last]))
     # a wide tolerance: a curve of the drawing clipping the box corner bends away
     # from the straight ray but still continues right there
-    return ink_fraction(outside, exit_, back, 8, tolerance=2) >= 0.5
+    if ink_fraction(outside, exit_, back, 8, tolerance=2) < 0.5:
+        return False
+    first = next(i for i, flag in enumerate(inside_flags) if flag)
+    crossing = int(steps[last] - steps[first])
+    return longest_gap(thin, ahead(near, back, float(steps[first])), back, crossing) < THROUGH_GAP
 
 
 def _rect_distance(points: np.ndarray, rects: np.ndarray) -> np.ndarray:

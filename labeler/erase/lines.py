@@ -193,6 +193,23 @@ def ink_fraction(
     return hits / length
 
 
+def longest_gap(mask: np.ndarray, start: Point, u: Point, length: int, tolerance: int = 1) -> int:
+    """Longest run of steps along ``u`` from ``start`` (``length`` px) with no stroke pixel.
+
+    A line crossing a label is unbroken through its text (glyph strokes touching it only add
+    ink); two collinear leaders, one leaving each end of the label, leave the gaps between
+    letters and inside their counters empty.
+    """
+    longest = run = 0
+    for step in range(1, length + 1):
+        if _hit(mask, start[0] + u[0] * step, start[1] + u[1] * step, u, tolerance):
+            run = 0
+        else:
+            run += 1
+            longest = max(longest, run)
+    return longest
+
+
 def draw_band(mask: np.ndarray, p0: Point, p1: Point, half_width: float) -> None:
     """Set ``mask`` (uint8, in place) to 1 within about ``half_width`` px of segment p0-p1."""
     shift = 4

@@ -23,6 +23,8 @@ MIN_GLYPH = 2.0  # points: smaller fills are dots and specks
 MAX_GLYPH = 60.0  # points: larger fills are drawing, not lettering
 MAX_LUMINANCE = 0.5  # lettering is dark
 CAP_RATIO = 0.72  # glyph cluster height ≈ 0.72 × font size (caps and ascenders)
+DISC_HEIGHT = 0.45  # × line height: a solid disc this tall at a line's end is an atom or a bullet
+OVERSHOOT = 0.15  # × line height: a fill sticking out this far above *and* below is no letter
 
 
 def _dark(fill: Sequence[float] | None) -> bool:
@@ -58,30 +60,73 @@ def _speck(drawing: Drawing) -> bool:
     return _ink(drawing) and y1 - y0 < MIN_GLYPH and x1 - x0 < MAX_GLYPH
 
 
-def _joins(line: list[Box], glyph: Box) -> bool:
-    top = min(b[1] for b in line)
-    bottom = max(b[3] for b in line)
+def _joins(line: list[Drawing], glyph: Box) -> bool:
+    top = min(d.rect[1] for d in line)
+    bottom = max(d.rect[3] for d in line)
     height = max(bottom - top, glyph[3] - glyph[1])
     overlap = min(bottom, glyph[3]) - max(top, glyph[1])
     if overlap < 0.5 * min(bottom - top, glyph[3] - glyph[1]):
         return False
     # Sorted by x0, so only the gap to the line's right edge matters (kerning may overlap).
-    return glyph[0] - max(b[2] for b in line) <= 0.6 * height
+    return glyph[0] - max(d.rect[2] for d in line) <= 0.6 * height
+
+
+def _triangle(glyph: Drawing) -> bool:
+    """Three straight edges: an arrowhead (no letter's outline is a bare triangle)."""
+    kinds = [item[0] for item in glyph.items]
+    return len(kinds) <= 3 and all(kind == "l" for kind in kinds)
+
+
+def _disc(glyph: Drawing) -> bool:
+    """A single solid round fill: an atom or a bullet (an "o" has a counter)."""
+    kinds = [item[0] for item in glyph.items]
+    x0, y0, x1, y1 = glyph.rect
+    round_ = 0.8 <= (x1 - x0) / max(y1 - y0, 1e-6) <= 1.25
+    return len(kinds) <= 4 and all(kind == "c" for kind in kinds) and round_
+
+
+def letter_like(glyph: Drawing, others: Sequence[Drawing]) -> bool:
+    """Is ``glyph``, at one end of a line of ``others``, shaped like a letter?
+
+    Arrowheads, block arrows and the atoms of a molecule drawing are small dark fills too,
+    and they often touch a label. Beside letters, a triangle, a solid disc as tall as the
+    letters (a full stop is much smaller) and a fill overshooting the line's letters both
+    above and below (a block arrow) are drawing.
+    """
+    top = min(d.rect[1] for d in others)
+    bottom = max(d.rect[3] for d in others)
+    band = bottom - top
+    y0, y1 = glyph.rect[1], glyph.rect[3]
+    if _triangle(glyph) or (_disc(glyph) and y1 - y0 >= DISC_HEIGHT * band):
+        return False
+    return not (top - y0 > OVERSHOOT * band and y1 - bottom > OVERSHOOT * band)
+
+
+def _trimmed(line: list[Drawing]) -> list[Drawing]:
+    """The line without the arrows and molecule atoms stuck to either end of it."""
+    while len(line) > 1 and not letter_like(line[-1], line[:-1]):
+        line = line[:-1]
+    while len(line) > 1 and not letter_like(line[0], line[1:]):
+        line = line[1:]
+    return line
 
 
 def glyph_lines(drawings: Iterable[Drawing], clip: Box) -> list[Fragment]:
     """Cluster glyph paths inside ``clip`` into line fragments (text still unread)."""
     inside = [d for d in drawings if center_in(d.rect, clip)]
-    glyphs = [d.rect for d in inside if is_glyph(d)]
-    lines: list[list[Box]] = []
-    for glyph in sorted(glyphs, key=lambda b: b[0]):
-        for line in lines:
-            if _joins(line, glyph):
-                line.append(glyph)
+    glyphs = [d for d in inside if is_glyph(d)]
+    clusters: list[list[Drawing]] = []
+    for glyph in sorted(glyphs, key=lambda d: d.rect[0]):
+        for cluster in clusters:
+            if _joins(cluster, glyph.rect):
+                cluster.append(glyph)
                 break
         else:
-            lines.append([glyph])
-    lines = _plausible(lines)
+            clusters.append([glyph])
+    trimmed = [_trimmed(cluster) for cluster in clusters]
+    # a lone arrowhead or atom is no marker letter either
+    kept = [c for c in trimmed if len(c) > 1 or not (_triangle(c[0]) or _disc(c[0]))]
+    lines = _plausible([[d.rect for d in cluster] for cluster in kept])
     for speck in (d.rect for d in inside if _speck(d)):
         for line in lines:
             x0, y0, x1, y1 = union(line)

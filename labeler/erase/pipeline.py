@@ -48,6 +48,8 @@ from labeler.pdf.geometry import (
 from labeler.pdf.limits import check_clip, check_page_boxes, check_pixels
 
 PATCH_JOIN = 24.0  # points: changed regions closer than this are re-rendered together
+#: × line height: a raster leader ending closer to its line than this is a bracket tick.
+MIN_LEADER_REACH = 1.25
 METHOD_NAMES = {"vector": "vector-text", "outline": "outline", "ocr": "ocr"}
 
 
@@ -132,7 +134,11 @@ class Figure:
         """Mark each OCR line whose own leader line starts at it (found in the pixels).
 
         The grouper then keeps two tightly stacked labels apart when each has a
-        leader, exactly as it does with vector leaders.
+        leader, exactly as it does with vector leaders. A "leader" ending closer to the
+        line than ``MIN_LEADER_REACH`` line heights is the tick of a bracket under the
+        label ("membrane" over the External-ear bracket, placed small), not a leader of
+        its own: it must not split a two-line label (the label's anchor is still looked
+        for after grouping).
         """
         if not lines:
             return lines
@@ -141,7 +147,9 @@ class Figure:
         raster = self._raster()
         found = find_raster_anchors(raster.rgb, [raster.to_pixels(f.bbox) for f in lines])
         for index, (line, end) in enumerate(zip(lines, found, strict=True)):
-            if end is not None:
+            if end is not None and _reach(line.bbox, raster.point(end)) >= MIN_LEADER_REACH * (
+                line.bbox[3] - line.bbox[1]
+            ):
                 line.leader = Leader(ident=-1 - index, points=(raster.point(end),))
         return lines
 
@@ -288,6 +296,13 @@ class Figure:
             pts = raster.to_points((x0, y0, x1, y1))
             rect = pymupdf.Rect(pts) - (self.area.x0, self.area.y0, self.area.x0, self.area.y0)
             wpage.insert_image(rect, stream=Image(np.ascontiguousarray(rgb[y0:y1, x0:x1])).png)
+
+
+def _reach(box: Box, end: tuple[float, float]) -> float:
+    """How far ``end`` lies from ``box`` (0 inside it)."""
+    dx = max(box[0] - end[0], 0.0, end[0] - box[2])
+    dy = max(box[1] - end[1], 0.0, end[1] - box[3])
+    return float(np.hypot(dx, dy))
 
 
 def _grow(box: PixelBox, pad: int, shape: tuple[int, ...]) -> PixelBox:

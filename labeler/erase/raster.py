@@ -15,8 +15,10 @@ boxes (a *region*) is handled like this:
    a large part of the drawing outside the boxes (a box that overlaps the drawing)
    is kept; the rest, minus the protected pixels, is glyph ink and is erased
    together with its antialiased fringe.
-4. The erased pixels are painted white when the ring is white, and inpainted
-   (``cv2.inpaint``) when the label sits on a coloured or textured background.
+4. The erased pixels are painted white when the ring is white, inpainted
+   (``cv2.inpaint``) when the label sits on a flat or shaded colour, and filled with
+   texture copied from beside the label when it sits on a texture
+   (:mod:`labeler.erase.texture`), so no smooth word-shaped patch is left.
 
 Only pixels inside the given boxes are ever changed.
 """
@@ -38,10 +40,12 @@ from labeler.erase.lines import (
     draw_band,
     find_segments,
     ink_fraction,
+    longest_gap,
     sample,
     thin_dark_mask,
     walk,
 )
+from labeler.erase.texture import is_textured, texture_patch
 from labeler.pdf.geometry import PixelBox
 
 FILL_MODES = ("auto", "white", "inpaint")
@@ -52,11 +56,20 @@ INK_DISTANCE = 60.0
 #: Lower distance for the antialiased fringe around glyphs on coloured
 #: backgrounds, erased only within two pixels of glyph ink.
 FRINGE_DISTANCE = 10.0
+#: RGB distance from every mix of text colour and paper beyond which a pixel in a label box
+#: on paper is drawing, not lettering (JPEG colour noise at black text stays below ~20).
+BLEND_DISTANCE = 30.0
+#: Grey levels below the colour of the drawing around a label at which a pixel over that
+#: drawing is a letter mixed into it, not the drawing itself.
+DRAWN_DARKER = 25.0
 #: A ring pixel is "white" when every channel is at least this bright.
 WHITE_LEVEL = 235
 #: Share of a line's continuation that must be stroke pixels to call it a line
 #: passing through (gaps come from JPEG and antialiasing of diagonals).
 THROUGH_FRACTION = 0.6
+#: A gap (px) in a line's stroke across a label at least this long means the line does not
+#: cross the label: it is two collinear leaders, one leaving each end of the word.
+THROUGH_GAP = 3
 
 
 @dataclass(frozen=True)
@@ -167,6 +180,8 @@ class _Window:
     near: np.ndarray  # within ``margin`` of the region
     margin: int  # ring width around the region where lines are looked for
     boxes: list[PixelBox]
+    image: np.ndarray  # the whole image, where texture to fill a hole is copied from
+    labels: np.ndarray  # every label box of the whole image (never copied)
 
     @property
     def ring(self) -> np.ndarray:
@@ -200,6 +215,8 @@ def _window(
         near=cv2.dilate(inside.astype(np.uint8), kernel).astype(bool),
         margin=margin,
         boxes=boxes,
+        image=rgb,
+        labels=labels,
     )
 
 
@@ -225,10 +242,53 @@ def _erase_region(win: _Window, out: np.ndarray, fill: str) -> None:
     glyph = ink & win.inside & ~drawing & ~protected
     erase = glyph | _fringe(glyph, distance, white=fill == "white")
     erase &= win.inside & ~protected & ~drawing & ~repair
+    drawn = np.zeros_like(erase)
+    if fill == "white":
+        # on paper, pixels no mix of the text colour and the paper makes are drawing the
+        # label was printed over (pale filaments behind a word): kept, and the letters
+        # crossing them inpainted rather than cut into them in white
+        off = _off_blend(win.rgb, glyph, background)
+        behind = off & clean_ring
+        if behind.sum() >= 8:
+            # letters antialiased over that drawing are darker mixes: still the letters
+            pale = float(np.median(win.rgb[behind].mean(axis=1))) - DRAWN_DARKER
+            drawn = erase & off & (win.rgb.mean(axis=2) >= pale)
+            erase &= ~drawn
     target = out[win.slices]
     target[repair] = colours[repair]
-    # inpaint the lines' pixels too, so their dark does not bleed into the fill
-    _fill(target, erase, white=fill == "white", unknown=erase | protected)
+    # on a texture the whole box is refilled, not just the glyphs: texture cut to the
+    # glyphs' outlines would still spell the word
+    hole = win.inside & ~protected & ~drawing & ~repair
+    patch = None
+    if fill != "white" and is_textured(win.rgb, win.ring, background):
+        patch = texture_patch(win.image, win.labels, hole, win.origin, clean_ring)
+    if patch is not None:
+        target[hole] = patch
+    elif drawn.any():
+        near = cv2.dilate(drawn.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
+        _fill(target, erase & ~near, white=True, unknown=erase | protected)
+        _fill(target, erase & near, white=False, unknown=erase | protected)
+    else:
+        # inpaint the lines' pixels too, so their dark does not bleed into the fill
+        _fill(target, erase, white=fill == "white", unknown=erase | protected)
+
+
+def _off_blend(crop: np.ndarray, glyph: np.ndarray, paper: np.ndarray) -> np.ndarray:
+    """Pixels farther than ``BLEND_DISTANCE`` from every mix of the text colour and the paper.
+
+    Antialiased and JPEG-blurred letters are such mixes (grey for black text, pink for red);
+    a pale yellow filament behind a black word is not.
+    """
+    if not glyph.any():
+        return np.zeros(glyph.shape, bool)
+    pixels = crop[glyph].astype(np.float32)
+    darkest = pixels[pixels.sum(axis=1) <= np.percentile(pixels.sum(axis=1), 20)]
+    text = np.median(darkest, axis=0)
+    axis = paper - text
+    rgb = crop.astype(np.float32)
+    t = np.clip(((rgb - text) @ axis) / max(float(axis @ axis), 1.0), 0.0, 1.0)
+    nearest = text + t[..., None] * axis
+    return np.linalg.norm(rgb - nearest, axis=2) > BLEND_DISTANCE
 
 
 def _fill(target: np.ndarray, erase: np.ndarray, *, white: bool, unknown: np.ndarray) -> None:
@@ -367,7 +427,10 @@ def _lines_into(win: _Window) -> list[_Line]:
             continue
         exit_ = _last_inside(inside, entry, u)
         beyond = _beyond(win.margin)
-        through = ink_fraction(outside_thin, exit_, u, beyond) >= THROUGH_FRACTION
+        through = (
+            ink_fraction(outside_thin, exit_, u, beyond) >= THROUGH_FRACTION
+            and longest_gap(win.thin, entry, u, round(math.dist(entry, exit_))) < THROUGH_GAP
+        )
         lines.append(_Line(far, entry, exit_, u, min(segment.width, 6.0), through))
     return _merge_duplicates(lines)
 
@@ -425,9 +488,10 @@ def _moved(point: Point, shift: Point) -> Point:
 def _stub_end(thin: np.ndarray, core: np.ndarray, line: _Line) -> Point:
     """Where a line that does not leave the region stops being protected.
 
-    If the line runs across the text and carries on in the box's margin beyond it
-    (an OCR box that swallowed the end of a line crossing the label, reading it as
-    a dash), it is a crossing line and is kept to its last pixel. Otherwise it is a
+    If the line runs unbroken across the text and carries on in the box's margin beyond
+    it (an OCR box that swallowed the end of a line crossing the label, reading it as
+    a dash), it is a crossing line and is kept to its last pixel; broken by the gaps
+    between letters, it is one of two collinear leaders. Otherwise it is a
     leader ending at the label: kept as far as its pixels go, but never into the
     text itself.
     """
@@ -442,7 +506,12 @@ def _stub_end(thin: np.ndarray, core: np.ndarray, line: _Line) -> Point:
         last += 1
     after = ahead(line.entry, line.u, last)
     margin = length - last
-    if margin >= 3 and ink_fraction(thin, after, line.u, min(8, margin)) >= THROUGH_FRACTION:
+    unbroken = longest_gap(thin, ahead(line.entry, line.u, first), line.u, last - first)
+    if (
+        margin >= 3
+        and unbroken < THROUGH_GAP
+        and ink_fraction(thin, after, line.u, min(8, margin)) >= THROUGH_FRACTION
+    ):
         return walk(thin, after, line.u, max_steps=margin, max_gap=1)
     stop = max(0, min(first - 1, int(math.dist(line.entry, reach))))
     return ahead(line.entry, line.u, stop)

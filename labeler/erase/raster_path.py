@@ -61,6 +61,9 @@ class Raster:
 
 Hit = tuple[str, PixelBox]
 
+#: Degrees: a read of one or two characters tilted more than this is texture, not a marker.
+MAX_SHORT_TILT = 20.0
+
 
 def read_all(raster: Raster) -> list[Hit]:
     """OCR the whole rendered clip once: (text, pixel box) per line read.
@@ -73,7 +76,9 @@ def read_all(raster: Raster) -> list[Hit]:
     found: list[Hit] = []
     for hit in read_text(np.ascontiguousarray(raster.rgb)):
         text = strip_line_marks(" ".join(str(hit.text).split()))
-        if text:
+        # two dots of a texture read along a diagonal ("00" over a cell's ribosomes): a
+        # tilted read must be longer than a marker to be a label
+        if text and (abs(hit.angle) <= MAX_SHORT_TILT or len(text) > 2):
             x0, y0, x1, y1 = (round(float(v)) for v in hit.bbox)
             found.append((text, (x0, y0, x1, y1)))
     return found
@@ -147,15 +152,18 @@ def name_outline_lines(
             line.text = " ".join(t for t, _ in found)
             named.append(line)
             continue
+        pieces = []
         for text, hit_box in found:
             x0, y0, x1, y1 = raster.to_points(hit_box)
             lx0, ly0, lx1, ly1 = line.bbox
             read = (max(x0, lx0), max(y0, ly0), min(x1, lx1), min(y1, ly1))
             if read[2] > read[0] and read[3] > read[1]:
                 size = (read[3] - read[1]) / 1.2  # an OCR box spans the line, as in ocr_fragments
-                named.append(
+                pieces.append(
                     Fragment(text=text, bbox=read, size=size, kind="outline", parts=[read])
                 )
+        # the words of a two-word label OCR read apart are one line again, as OCR lines are
+        named.extend(merge_on_lines(pieces))
     return named
 
 

@@ -90,6 +90,8 @@ def _continues(group: LabelGroup, line: Fragment, leader: Leader | None) -> bool
     last = group.lines[-1]
     if group.marker or (group.excluded and group.excluded != "caption"):
         return False
+    if last.text.rstrip().endswith(":"):  # "Vertebral arch:" heads the labels under it
+        return False
     if group.excluded and leader is not None:  # a caption's next line has no leader of its own
         return False
     size = max(last.size, line.size)
@@ -208,23 +210,30 @@ def _mark_headings(groups: Sequence[LabelGroup]) -> None:
     """Mark coloured group headings ("Skull" over its column of labels) as not names.
 
     A heading has no leader of its own, is printed in a colour the figure's leader-line labels
-    do not use, and sits right above a label of that column. It stays printed; the curator
-    may still add it to the key.
+    do not use or ends with a colon ("Vertebral arch:" over "Lamina" and "Pedicle"), and sits
+    right above a label of that column. It stays printed; the curator may still add it to the
+    key.
     """
     led = [colour(g.lines[0]) for g in groups if g.leader is not None and not g.excluded]
-    if not led:
-        return
-    usual = max(set(led), key=led.count)
+    usual = max(set(led), key=led.count) if led else None
     for group in groups:
         first = group.lines[0]
         hue = colour(first)
-        if group.excluded or group.marker or group.leader is not None or hue in (None, usual):
+        if group.excluded or group.marker or group.leader is not None:
             continue
+        colon = group.text.rstrip().endswith(":")
+        if not colon and (usual is None or hue in (None, usual)):
+            continue
+        tol = ALIGN * first.size
         below = any(
             other is not group
             and other.leader is not None
             and 0 <= other.bbox[1] - group.bbox[3] <= 1.5 * first.size
-            and _aligned(first, other.lines[0], ALIGN * first.size)
+            and (
+                _aligned(first, other.lines[0], tol)
+                # a colon heading may have its column indented under it
+                or (colon and group.bbox[0] - tol <= other.bbox[0] <= group.bbox[2])
+            )
             for other in groups
         )
         if below:

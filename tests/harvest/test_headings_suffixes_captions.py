@@ -63,3 +63,19 @@ def test_headings_and_captions_stay_out_and_the_suffix_is_a_note():
     assert key["Cranial nerves"] == "I-XII"
     question = pymupdf.open("pdf", result.question_pdf)[0].get_text()
     assert "Skull" in question and "Cranium" not in question
+
+
+def test_a_black_heading_ending_in_a_colon_heads_its_column():
+    """ "Vertebral arch:" over "Lamina" and "Pedicle" (same colour, tight lines) is a heading."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=400, height=300)
+    page.draw_rect((250, 40, 350, 200), color=(0.3, 0.3, 0.3), fill=(0.9, 0.85, 0.8))
+    page.insert_text((40, 77), "Vertebral arch:", fontsize=10)
+    for i, name in enumerate(["Lamina", "Pedicle"]):
+        y = 92 + i * 12
+        page.insert_text((60, y), name, fontsize=10)
+        start = 62 + pymupdf.get_text_length(name, fontsize=10)
+        page.draw_line((start, y - 3), (260, y + 20 * i), width=0.6)
+    result = erase_figure(pymupdf.open("pdf", doc.tobytes()), 1, dpi=72)
+    assert sorted(label.text for label in result.labels) == ["Lamina", "Pedicle"]
+    assert result.kept == ["Vertebral arch:"]
