@@ -170,6 +170,53 @@ def reerase_item(
     return item, key_from_labels(result.labels, {})
 
 
+#: The name of an added box nothing could be read under: a prompt the curator overwrites.
+UNREAD_NAME = "?"
+
+
+def key_after_box_edits(
+    key: Sequence[KeyEntry],
+    before: EraseEdits,
+    after: EraseEdits,
+    harvested: Sequence[KeyEntry],
+) -> list[KeyEntry]:
+    """The curated ``key`` updated for the box edits from ``before`` to ``after``.
+
+    Boxes are what the curator sees, so a box edit changes the key as well as the
+    image: a box newly rejected or kept printed drops the entry under it, and an
+    added box (or a rejected/kept one restored) brings in the entry the re-erase
+    harvested there (``harvested``: :func:`key_from_labels` of the new erasure),
+    read from the vector text or by OCR. An added box replaces whatever entries it
+    covers; one nothing could be read under gets the name :data:`UNREAD_NAME` for the
+    curator to type over. Every other entry, with the curator's fixes, is left alone.
+    """
+    from labeler.pdf.geometry import first_containing
+
+    def new(kind: str, old: EraseEdits, now: EraseEdits) -> list[Box]:
+        return [b for b in getattr(now, kind) if b not in getattr(old, kind)]
+
+    gone = [
+        *new("removed_boxes", before, after),
+        *new("keep", before, after),
+        *new("extra_boxes", after, before),  # an added box dropped again
+    ]
+    added = new("extra_boxes", before, after)
+    back = [*added, *new("removed_boxes", after, before), *new("keep", after, before)]
+    entries = [
+        e for e in key if e.bbox is None or first_containing(e.bbox, [*gone, *added]) is None
+    ]
+    for box in back:
+        found = [e for e in harvested if e.bbox is not None and first_containing(e.bbox, [box])]
+        if not found and box in added:
+            found = [KeyEntry(name=UNREAD_NAME, bbox=box, origin="manual")]
+        entries += [
+            e if e.name or e.marker else dataclasses.replace(e, name=UNREAD_NAME)
+            for e in found
+            if e not in entries
+        ]
+    return entries
+
+
 def _damage(doc: Any, page: int, result: Any, path: Path | None) -> tuple[str, str]:
     """(source warning, item warning): damage MuPDF survived silently (labeler/pdf/damage.py),
     and for an SVG ``path`` the features MuPDF draws wrongly."""

@@ -25,7 +25,7 @@ from labeler.erase import EraseResult, erase_figure
 from labeler.erase.edits import EraseEdits
 from labeler.pdf.document import get_page, open_document, page_sizes, render_pixmap
 from labeler.pdf.figures import propose_figures
-from labeler.store.records import Box
+from labeler.store.records import Box, KeyEntry
 
 MAX_OPEN = 4
 KINDS = {".pdf": "pdf", ".svg": "svg", ".png": "image", ".jpg": "image", ".jpeg": "image"}
@@ -117,11 +117,17 @@ def add_item(
         return item.id
 
 
-def reerase_item(folder: str, item_id: str, edits: EraseEdits, password: str | None = None) -> str:
-    """Erase a stored item again with new edits (the core stores the images)."""
+def reerase_item(
+    folder: str, item_id: str, edits: EraseEdits, password: str | None = None
+) -> tuple[str, list[KeyEntry]]:
+    """Erase a stored item again with new edits (the core stores the images).
+
+    Returns the id and the freshly harvested entries, from which the view updates
+    the key for the box edits (:func:`labeler.curation.key_after_box_edits`).
+    """
     from labeler.curation import reerase_item as reerase
     from labeler.store import Project
 
     with Project.open(folder) as project:
-        reerase(project, item_id, edits, password=password)
-    return item_id
+        _, harvested = reerase(project, item_id, edits, password=password)
+    return item_id, harvested

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from labeler.curation import item_warnings, key_from_labels
+from labeler.curation import item_warnings, key_after_box_edits, key_from_labels
 from labeler.erase import EraseResult
 from labeler.erase.edits import EraseEdits
 from labeler.errors import LabelerError, PasswordRequired
@@ -37,7 +37,7 @@ from labeler.store import Project
 from labeler.store.records import Box, Item, KeyEntry
 from ui import workers
 from ui.curate import documents
-from ui.curate.commands import ImagesEdit, stored_key_setter
+from ui.curate.commands import ImagesEdit, KeyEdit, stored_key_setter
 from ui.curate.item_form import ItemForm
 from ui.curate.items_panel import ItemsPanel
 from ui.curate.key_editor import KeyEditor
@@ -49,6 +49,7 @@ from ui.session import Session
 from ui.shortcuts import ShortcutRegistry
 
 DPI = 200
+BOX_EDIT = "Edit boxes"  # the undo text of a re-erase with new edits
 PAGE_TAB, PREVIEW_TAB = 0, 1
 
 
@@ -313,7 +314,9 @@ class CurateView(QWidget):
     def erase_again(self, figure: Figure) -> None:
         """Re-erase the draft or the stored item with the preview's new edits."""
         if self.draft is not None:
-            self._erase(self.draft.path, self.draft.page, figure.clip, figure.edits)
+            self._erase(
+                self.draft.path, self.draft.page, figure.clip, figure.edits, previous=self.draft
+            )
         elif self.item is not None:
             project = self.session.require_project()
             before = self.item
@@ -328,27 +331,40 @@ class CurateView(QWidget):
                 path,
                 documents.reerase_item,
                 lambda pw: (str(project.folder), item_id, edits, pw),
-                lambda item_id: self._reerased(item_id, before),
+                lambda done: self._reerased(*done, before, edits),
                 "Erasing again…",
             )
 
-    def _erase(self, path: str, page: int, clip: Box, edits: EraseEdits) -> None:
+    def _erase(
+        self, path: str, page: int, clip: Box, edits: EraseEdits, previous: Draft | None = None
+    ) -> None:
+        """Erase into a new draft; with ``previous``, the same draft again with new edits."""
         args = (path, page, clip, DPI, edits)
         self._run_document(
             path,
             documents.erase,
             lambda pw: (*args, pw),
-            lambda result: self._erased(path, page, edits, result),
+            lambda result: self._erased(path, page, edits, result, previous),
             "Erasing labels…",
         )
 
-    def _erased(self, path: str, page: int, edits: EraseEdits, result: EraseResult) -> None:
+    def _erased(
+        self,
+        path: str,
+        page: int,
+        edits: EraseEdits,
+        result: EraseResult,
+        previous: Draft | None = None,
+    ) -> None:
+        harvested = key_from_labels(result.labels, {})
+        # a re-erased draft keeps the curator's key; the box edit changes only its boxes' rows
+        key = list(previous.figure.key) if previous is not None else harvested
         figure = Figure(
             question_png=result.question_png,
             answer_png=result.answer_png,
             clip=tuple(result.clip),
             dpi=result.dpi,
-            key=tuple(key_from_labels(result.labels, {})),
+            key=tuple(key),
             edits=edits,
             method=result.method,
         )
@@ -360,15 +376,44 @@ class CurateView(QWidget):
         self.preview.set_figure(figure, refit=refit)
         self.centre.setCurrentIndex(PREVIEW_TAB)
         self._show_side()
+        if previous is not None:
+            new_key = key_after_box_edits(key, previous.figure.edits, edits, harvested)
+            self.key.model.commit(new_key, BOX_EDIT)
         self.session.status_message.emit(
-            f"Erased {len(figure.key)} label(s) by {result.method}; check the key, then Add as item"
+            f"Erased {len(self.draft.figure.key)} label(s) by {result.method}; check the key,"
+            " then Add as item"
         )
 
-    def _reerased(self, item_id: str, before: Item) -> None:
-        after = self.session.require_project().items.get(item_id)
-        self.session.undo_stack.push(ImagesEdit(self.session, item_id, before, after))
+    def _reerased(
+        self, item_id: str, harvested: list[KeyEntry], before: Item, edits: EraseEdits
+    ) -> None:
+        """Push the re-erase and the key change it implies as one undoable step."""
+        project = self.session.require_project()
+        after = project.items.get(item_id)
+        key = project.items.key(item_id)
+        new_key = key_after_box_edits(
+            key, EraseEdits.from_json(before.erase_edits), edits, harvested
+        )
+        stack = self.session.undo_stack
+        stack.beginMacro(BOX_EDIT)
+        try:
+            stack.push(ImagesEdit(self.session, item_id, before, after))
+            if new_key != key:
+                stack.push(
+                    KeyEdit(stored_key_setter(self.session, item_id), key, new_key, BOX_EDIT)
+                )
+        finally:
+            stack.endMacro()
         self.session.item_changed.emit(item_id)
-        self.session.status_message.emit("Erased again; the key was kept as you edited it")
+        changed = len(new_key) - len(key)
+        self.session.status_message.emit(
+            "Erased again"
+            + (
+                f"; the key {'gained' if changed > 0 else 'lost'} {abs(changed)} label(s)"
+                if changed
+                else ""
+            )
+        )
 
     # -- drafts --------------------------------------------------------------
 
