@@ -19,7 +19,7 @@ from typing import Any
 from labeler.erase.edits import EraseEdits
 from labeler.errors import DuplicateItem, LabelerError
 from labeler.readiness import check_residual_labels
-from labeler.store import Item, KeyEntry, NewItem, Project
+from labeler.store import Item, KeyEntry, NewItem, Project, Source
 from labeler.store.items import check_marker, clean_alternatives, file_sha256
 
 Box = tuple[float, float, float, float]
@@ -215,6 +215,30 @@ def key_after_box_edits(
             if e not in entries
         ]
     return entries
+
+
+def relink_source(project: Project, source_id: int, path: str | Path) -> Source:
+    """Point source ``source_id`` at ``path``, the same document moved or renamed.
+
+    What the GUI's Relink… calls for one chosen source: the file must hold exactly
+    the bytes the items were cut from (its sha256), so a different edition, a
+    re-saved copy or another book is refused with what to look for instead.
+    """
+    source = project.sources.get(source_id)
+    path = Path(path)
+    if not path.is_file():
+        raise LabelerError(
+            f"{path} is not a file; choose the moved copy of {Path(source.path).name}"
+        )
+    digest = file_sha256(path)
+    if digest != source.sha256:
+        raise LabelerError(
+            f"{path.name} is not the document source {source_id} was cut from: its bytes differ "
+            f"(sha256 {digest[:12]}…, the source's is {source.sha256[:12]}…). Choose the moved "
+            f"or renamed copy of {Path(source.path).name} itself, not another edition or a "
+            "re-saved file"
+        )
+    return project.sources.relink(path)
 
 
 def _damage(doc: Any, page: int, result: Any, path: Path | None) -> tuple[str, str]:

@@ -43,6 +43,7 @@ from ui.curate.items_panel import ItemsPanel
 from ui.curate.key_editor import KeyEditor
 from ui.curate.page_viewer import PageViewer
 from ui.curate.preview import TOOLS, ErasePreview, Figure
+from ui.curate.relink import RelinkBar
 from ui.curate.scan_dialog import ScanDialog
 from ui.errors import interactive, show_error
 from ui.session import Session
@@ -124,7 +125,15 @@ class CurateView(QWidget):
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.addWidget(self.items)
-        self.splitter.addWidget(self.centre)
+        self.relink = RelinkBar(session, self)
+        self.relink.relinked.connect(self._relinked)
+        middle = QWidget(self)
+        middle_layout = QVBoxLayout(middle)
+        middle_layout.setContentsMargins(0, 0, 0, 0)
+        middle_layout.setSpacing(0)
+        middle_layout.addWidget(self.relink)
+        middle_layout.addWidget(self.centre, 1)
+        self.splitter.addWidget(middle)
         self.splitter.addWidget(right)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setCollapsible(1, False)
@@ -254,8 +263,10 @@ class CurateView(QWidget):
         a dialog on every click; the item's stored images need no source.
         """
         sources = self.session.require_project().sources
+        source = sources.get(source_id)
+        self.relink.show_for(source, has_copy=source.copy_asset is not None)
         try:
-            path = str(sources.document_path(sources.get(source_id)))
+            path = str(sources.document_path(source))
         except LabelerError as exc:
             if not quiet:
                 raise
@@ -272,6 +283,15 @@ class CurateView(QWidget):
             "Opening document…",
             on_error=self._source_unavailable if quiet else None,
         )
+
+    def _relinked(self, source_id: int) -> None:
+        """Show the relinked source's page again (the item's, if one is selected)."""
+        self.info = None
+        self.items.reload_sources()
+        if self.item is not None and self.item.source_id == source_id and self.item.page:
+            self.show_source(source_id, self.item.page, self.item.clip)
+        else:
+            self.show_source(source_id)
 
     def _source_unavailable(self, exc: BaseException) -> None:
         self.info = None
@@ -541,6 +561,7 @@ class CurateView(QWidget):
 
     def _project_opened(self) -> None:
         self.item, self.draft, self.info = None, None, None
+        self.relink.show_for(None)
         self.viewer.set_document(None)
         self.preview.set_figure(None)
         self._show_side()
