@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -38,6 +38,7 @@ def add_item_from_document(
     marker_names: Mapping[str, str] | None = None,
     allow_duplicate: bool = False,
     keep_source_copy: bool = True,
+    check: Callable[[], None] | None = None,
 ) -> Item:
     """Erase and harvest ``clip`` of ``page`` (1-based) and store it as a draft item.
 
@@ -55,6 +56,10 @@ def add_item_from_document(
     ``item.key``, when given, is the curator's edited key, stored instead of the harvested
     one in the same transaction (a bad key then stores nothing). The pattern defaults to
     ``C`` when the figure carries markers and ``B`` otherwise.
+
+    ``check`` is called between the slow steps (after the erasure, after storing) and may
+    raise to stop: raised before the store, nothing is stored; after it, the item stays
+    with its question not yet read back (marking it ``ready`` reads it then).
     """
     from labeler.erase import erase_figure
     from labeler.pdf.document import open_document
@@ -76,6 +81,8 @@ def add_item_from_document(
     key = item.key
     if key is None:
         key = key_from_labels(result.labels, marker_names or {})
+    if check is not None:
+        check()
     with project.transaction():
         source = project.sources.add(
             path,
@@ -101,6 +108,8 @@ def add_item_from_document(
         )
         if warnings[1]:
             stored = project.items.set_warning(stored.id, warnings[1])
+    if check is not None:
+        check()
     check_residual_labels(project, stored.id)
     return stored
 

@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QInputDialog,
     QLabel,
     QLineEdit,
-    QProgressBar,
     QPushButton,
     QSplitter,
     QTabWidget,
@@ -46,6 +45,7 @@ from ui.curate.preview import TOOLS, ErasePreview, Figure
 from ui.curate.relink import RelinkBar
 from ui.curate.scan_dialog import ScanDialog
 from ui.errors import interactive, show_error
+from ui.progress import ProgressPanel
 from ui.session import Session
 from ui.shortcuts import ShortcutRegistry
 
@@ -93,13 +93,9 @@ class CurateView(QWidget):
         self.centre.addTab(self.viewer, "Page")
         self.centre.addTab(self.preview, "Erase preview")
 
-        self.busy = QProgressBar(self)
-        self.busy.setRange(0, 0)
-        self.busy.setFixedWidth(90)
-        self.busy.setFixedHeight(12)
-        self.busy.setTextVisible(False)
-        self.busy.hide()
-        self.centre.setCornerWidget(self.busy, Qt.Corner.TopRightCorner)
+        self.progress = ProgressPanel(self, compact=True)
+        self.centre.setCornerWidget(self.progress, Qt.Corner.TopRightCorner)
+        self.progress.cancelled.connect(self._cancelled)
 
         self.heading = QLabel(self)
         self.heading.setWordWrap(True)
@@ -466,7 +462,12 @@ class CurateView(QWidget):
             list(draft.figure.key),
         )
         self._run_document(
-            draft.path, documents.add_item, lambda pw: (*args, pw), self._added, "Adding item…"
+            draft.path,
+            documents.add_item,
+            lambda pw: (*args, pw),
+            self._added,
+            "Adding item (erasing, reading the question back)…",
+            pass_control=True,
         )
 
     def _added(self, item_id: str) -> None:
@@ -572,16 +573,18 @@ class CurateView(QWidget):
 
     # -- jobs ----------------------------------------------------------------
 
-    def _run(self, fn, args: tuple, on_result, message: str, on_error=None) -> workers.Worker:
-        """Run a document job the curator waits for, with a busy bar; errors become dialogs."""
-        job = workers.Worker(fn, *args).deliver_to(
+    def _run(
+        self, fn, args: tuple, on_result, message: str, on_error=None, pass_control: bool = False
+    ) -> workers.Worker:
+        """Run a document job the curator waits for, with progress and Cancel; errors: dialogs."""
+        job = workers.Worker(fn, *args, pass_control=pass_control).deliver_to(
             self,
             result=on_result,
             error=on_error or (lambda exc: show_error(exc, self)),
             finished=lambda: self._job_done(job),
         )
         self._jobs.add(job)
-        self.busy.show()
+        self.progress.follow(job, message)
         self.session.status_message.emit(message)
         workers.start(job, workers.document_pool(), workers.PRIORITY_USER)
         return job
@@ -595,6 +598,7 @@ class CurateView(QWidget):
         message: str,
         on_error=None,
         password: str | None = None,
+        pass_control: bool = False,
     ) -> None:
         """:meth:`_run` a job that opens ``path``, with its password if it is encrypted.
 
@@ -617,9 +621,11 @@ class CurateView(QWidget):
                 return
             retry = self._ask_password(exc)
             if retry is not None:
-                self._run_document(path, fn, args_for, on_result, message, on_error, retry)
+                self._run_document(
+                    path, fn, args_for, on_result, message, on_error, retry, pass_control
+                )
 
-        self._run(fn, args_for(password), opened, message, on_error=failed)
+        self._run(fn, args_for(password), opened, message, failed, pass_control)
 
     def _ask_password(self, exc: PasswordRequired) -> str | None:
         """The curator's password for the PDF ``exc`` names, or None on Cancel."""
@@ -633,4 +639,8 @@ class CurateView(QWidget):
 
     def _job_done(self, job: workers.Worker) -> None:
         self._jobs.discard(job)
-        self.busy.setVisible(bool(self._jobs))
+
+    def _cancelled(self) -> None:
+        """Cancel pressed: an add stopped after its store still shows up in the lists."""
+        self.session.status_message.emit("Cancelled")
+        self.session.items_changed.emit()
