@@ -149,6 +149,13 @@ class ErasePreview(QWidget):
         layout.addWidget(self._brush_bar())
         layout.addWidget(self.canvas, 1)
         layout.addWidget(self.empty, 1)
+        # the credit line an openly licensed figure must carry wherever it is shown
+        self.attribution = QLabel("", self)
+        self.attribution.setWordWrap(True)
+        self.attribution.setContentsMargins(8, 2, 8, 0)
+        self.attribution.setStyleSheet("color: palette(placeholder-text); font-size: 11px;")
+        self.attribution.hide()
+        layout.addWidget(self.attribution)
         status = QHBoxLayout()
         status.setContentsMargins(8, 2, 8, 4)
         status.addWidget(self.method_label, 1)
@@ -208,6 +215,7 @@ class ErasePreview(QWidget):
         if figure is None:
             self._pixmaps = None
             self.method_label.setText("")
+            self.set_attribution("")
             return
         question, answer = QPixmap(), QPixmap()
         question.loadFromData(figure.question_png, "PNG")
@@ -225,6 +233,12 @@ class ErasePreview(QWidget):
         self.method_label.setToolTip(summary)
         if refit:
             self.canvas.request_fit()
+
+    def set_attribution(self, text: str) -> None:
+        """Show the figure's credit line under it (empty: none to show)."""
+        self.attribution.setText(text)
+        self.attribution.setToolTip(text)
+        self.attribution.setVisible(bool(text))
 
     def set_key(self, key: list[KeyEntry]) -> None:
         """Redraw the overlays for an edited key (images unchanged)."""

@@ -73,6 +73,14 @@ def _warnings_html(project: Project, item: Item) -> str:
     return "".join(f"<br><span style='color:#c2410c'>{html.escape(x)}</span>" for x in lines)
 
 
+def _credit(project: Project, item: Item) -> str:
+    """The attribution line of the item's source (its licence requires it), or ""."""
+    if item.source_id is None:
+        return ""
+    source = project.sources.get(item.source_id)
+    return f"Credit: {source.attribution}" if source.attribution else ""
+
+
 class CurateView(QWidget):
     """Items and sources | page viewer and erase preview | fields and key."""
 
@@ -390,6 +398,7 @@ class CurateView(QWidget):
         self.item = None
         self.items.clear_item()
         self.preview.set_figure(figure, refit=refit)
+        self.preview.set_attribution("")  # a draft is not stored: its source has no licence yet
         self.centre.setCurrentIndex(PREVIEW_TAB)
         self._show_side()
         if previous is not None:
@@ -493,6 +502,7 @@ class CurateView(QWidget):
         self.draft = None
         self.item = project.items.get(item_id)
         self.preview.set_figure(self._figure_of(self.item))
+        self.preview.set_attribution(_credit(project, self.item))
         self.centre.setCurrentIndex(PREVIEW_TAB)
         self._show_side()
         if self.item.source_id is not None and self.item.page is not None:
