@@ -226,10 +226,12 @@ class ErasePreview(QWidget):
         self._show_picture()
         self._draw_overlays()
         labels = len(figure.key)
-        summary = f"{labels} label{'s' * (labels != 1)} · {figure.dpi} dpi" + (
+        count = f"{labels} label{'s' * (labels != 1)}"
+        summary = f"{count} · {figure.dpi} dpi" + (
             f" · erased by {figure.method}" if figure.method else ""
         )
-        self.method_label.setText(summary)
+        # the short form fits a narrow pane beside the zoom row; the tooltip has it all
+        self.method_label.setText(f"{count} · {figure.method}" if figure.method else count)
         self.method_label.setToolTip(summary)
         if refit:
             self.canvas.request_fit()
