@@ -48,11 +48,12 @@ class RelinkBar(QWidget):
         if missing:
             where = Path(source.path)
             fallback = (
-                "the page below is the project's copy"
+                "showing the project's copy"
                 if has_copy
                 else "the project keeps no copy, so its pages cannot be shown"
             )
-            self.message.setText(f"⚠ {where.name} is not in {where.parent} any more; {fallback}.")
+            self.message.setText(f"⚠ {where.name} has moved; {fallback}.")
+            self.message.setToolTip(f"It was at {where}")
         self.setVisible(missing)
 
     def choose_file(self) -> None:
