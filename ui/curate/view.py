@@ -381,6 +381,8 @@ class CurateView(QWidget):
         previous: Draft | None = None,
     ) -> None:
         harvested = key_from_labels(result.labels, {})
+        if previous is not None and self.draft is not None and self.draft.serial == previous.serial:
+            previous = self.draft  # key edits made while it was erasing count too
         # a re-erased draft keeps the curator's key; the box edit changes only its boxes' rows
         key = list(previous.figure.key) if previous is not None else harvested
         figure = Figure(
