@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -19,7 +19,7 @@ from typing import Any
 from labeler.erase.edits import EraseEdits
 from labeler.errors import DuplicateItem, LabelerError
 from labeler.readiness import check_residual_labels
-from labeler.store import Item, KeyEntry, NewItem, Project
+from labeler.store import Item, KeyEntry, NewItem, Project, Source
 from labeler.store.items import check_marker, clean_alternatives, file_sha256
 
 Box = tuple[float, float, float, float]
@@ -38,6 +38,7 @@ def add_item_from_document(
     marker_names: Mapping[str, str] | None = None,
     allow_duplicate: bool = False,
     keep_source_copy: bool = True,
+    check: Callable[[], None] | None = None,
 ) -> Item:
     """Erase and harvest ``clip`` of ``page`` (1-based) and store it as a draft item.
 
@@ -55,6 +56,10 @@ def add_item_from_document(
     ``item.key``, when given, is the curator's edited key, stored instead of the harvested
     one in the same transaction (a bad key then stores nothing). The pattern defaults to
     ``C`` when the figure carries markers and ``B`` otherwise.
+
+    ``check`` is called between the slow steps (after the erasure, after storing) and may
+    raise to stop: raised before the store, nothing is stored; after it, the item stays
+    with its question not yet read back (marking it ``ready`` reads it then).
     """
     from labeler.erase import erase_figure
     from labeler.pdf.document import open_document
@@ -76,6 +81,8 @@ def add_item_from_document(
     key = item.key
     if key is None:
         key = key_from_labels(result.labels, marker_names or {})
+    if check is not None:
+        check()
     with project.transaction():
         source = project.sources.add(
             path,
@@ -101,6 +108,8 @@ def add_item_from_document(
         )
         if warnings[1]:
             stored = project.items.set_warning(stored.id, warnings[1])
+    if check is not None:
+        check()
     check_residual_labels(project, stored.id)
     return stored
 
@@ -168,6 +177,77 @@ def reerase_item(
         item = project.items.set_warning(item_id, warning)
     check_residual_labels(project, item_id)
     return item, key_from_labels(result.labels, {})
+
+
+#: The name of an added box nothing could be read under: a prompt the curator overwrites.
+UNREAD_NAME = "?"
+
+
+def key_after_box_edits(
+    key: Sequence[KeyEntry],
+    before: EraseEdits,
+    after: EraseEdits,
+    harvested: Sequence[KeyEntry],
+) -> list[KeyEntry]:
+    """The curated ``key`` updated for the box edits from ``before`` to ``after``.
+
+    Boxes are what the curator sees, so a box edit changes the key as well as the
+    image: a box newly rejected or kept printed drops the entry under it, and an
+    added box (or a rejected/kept one restored) brings in the entry the re-erase
+    harvested there (``harvested``: :func:`key_from_labels` of the new erasure),
+    read from the vector text or by OCR. An added box replaces whatever entries it
+    covers; one nothing could be read under gets the name :data:`UNREAD_NAME` for the
+    curator to type over. Every other entry, with the curator's fixes, is left alone.
+    """
+    from labeler.pdf.geometry import first_containing
+
+    def new(kind: str, old: EraseEdits, now: EraseEdits) -> list[Box]:
+        return [b for b in getattr(now, kind) if b not in getattr(old, kind)]
+
+    gone = [
+        *new("removed_boxes", before, after),
+        *new("keep", before, after),
+        *new("extra_boxes", after, before),  # an added box dropped again
+    ]
+    added = new("extra_boxes", before, after)
+    back = [*added, *new("removed_boxes", after, before), *new("keep", after, before)]
+    entries = [
+        e for e in key if e.bbox is None or first_containing(e.bbox, [*gone, *added]) is None
+    ]
+    for box in back:
+        found = [e for e in harvested if e.bbox is not None and first_containing(e.bbox, [box])]
+        if not found and box in added:
+            found = [KeyEntry(name=UNREAD_NAME, bbox=box, origin="manual")]
+        entries += [
+            e if e.name or e.marker else dataclasses.replace(e, name=UNREAD_NAME)
+            for e in found
+            if e not in entries
+        ]
+    return entries
+
+
+def relink_source(project: Project, source_id: int, path: str | Path) -> Source:
+    """Point source ``source_id`` at ``path``, the same document moved or renamed.
+
+    What the GUI's Relink… calls for one chosen source: the file must hold exactly
+    the bytes the items were cut from (its sha256), so a different edition, a
+    re-saved copy or another book is refused with what to look for instead.
+    """
+    source = project.sources.get(source_id)
+    path = Path(path)
+    if not path.is_file():
+        raise LabelerError(
+            f"{path} is not a file; choose the moved copy of {Path(source.path).name}"
+        )
+    digest = file_sha256(path)
+    if digest != source.sha256:
+        raise LabelerError(
+            f"{path.name} is not the document source {source_id} was cut from: its bytes differ "
+            f"(sha256 {digest[:12]}…, the source's is {source.sha256[:12]}…). Choose the moved "
+            f"or renamed copy of {Path(source.path).name} itself, not another edition or a "
+            "re-saved file"
+        )
+    return project.sources.relink(path)
 
 
 def _damage(doc: Any, page: int, result: Any, path: Path | None) -> tuple[str, str]:

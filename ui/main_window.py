@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 
 from labeler.lexicon_project import create_project
 from ui.errors import show_error
+from ui.help import fill_menu
 from ui.session import Session
 from ui.settings import app_settings, recent_projects, remember_project
 from ui.shortcuts import ShortcutRegistry, ShortcutsDialog
@@ -231,6 +232,9 @@ class MainWindow(QMainWindow):
             themes.addAction(action)
             view.addAction(action)
             self.theme_actions[theme] = action
+
+        self.help_menu = bar.addMenu("&Help")
+        self.help_actions = fill_menu(self.help_menu, self.shortcuts, self)
 
         for view_widget in self.views.values():
             register = getattr(view_widget, "register_shortcuts", None)

@@ -1,5 +1,6 @@
 """Data files shipped inside the package: the sample textbook, the starter lexicon, the example
-``models.toml``.
+``models.toml``, and the demo's openly licensed real figures (``figures/``, with their
+``LICENSES.md``; read as ``data_file("figures/NAME")``).
 
 They live in the package (not beside it) so a wheel or a plain ``pip install .`` carries them;
 code reads them through :func:`data_file`, never through a path relative to the source tree.

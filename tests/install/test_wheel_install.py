@@ -29,6 +29,7 @@ from pathlib import Path
 
 import pytest
 
+from labeler.demo import REAL_FIGURES
 from labeler.samples.book import layout
 from labeler.store import Project
 
@@ -116,7 +117,7 @@ def test_installed_demo_renders_every_view_from_outside_the_checkout(installed, 
         text=True,
         cwd=tmp_path,
         env=_outside_env(),
-        timeout=300,
+        timeout=900,  # the demo erases five real figures too (three by OCR)
     )
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr
@@ -126,5 +127,6 @@ def test_installed_demo_renders_every_view_from_outside_the_checkout(installed, 
         assert png.stat().st_size > 10_000, view  # a drawn window, not an empty image
     with Project.open(project) as demo:
         items = demo.items.list()
-        assert [i.subject for i in items] == [f.spec.subject for f in layout()]
+        real = [f.subject for f in REAL_FIGURES]
+        assert [i.subject for i in items] == real + [f.spec.subject for f in layout()]
         assert all(demo.items.key(i.id) for i in items)

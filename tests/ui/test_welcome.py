@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from labeler.demo import REAL_FIGURES
 from tests.ui.gui_helpers import wait_idle
 from ui import welcome
 from ui.main_window import MainWindow
@@ -30,7 +31,7 @@ def test_no_project_shows_the_welcome_page_and_the_demo_opens_from_it(
     monkeypatch.setattr(welcome, "demo_folder", lambda: tmp_path / "demo")
     bare_window.welcome.demo_button.click()
     assert not bare_window.welcome.demo_button.isEnabled()  # building, in a job
-    qtbot.waitUntil(lambda: bare_window.session.project is not None, timeout=120_000)
+    qtbot.waitUntil(lambda: bare_window.session.project is not None, timeout=300_000)
     assert bare_window.stack.currentWidget() is bare_window.views["review"]
-    assert len(bare_window.session.require_project().items.list()) == 8
+    assert len(bare_window.session.require_project().items.list()) == len(REAL_FIGURES) + 8
     assert dialogs == []

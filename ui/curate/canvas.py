@@ -3,10 +3,12 @@
 Both the page viewer and the erase preview draw in *scene coordinates = PDF
 points of the page*, so boxes from the core (labels, clips, proposals, anchors)
 are placed as they are, whatever resolution the picture behind them was
-rendered at. Ctrl+wheel and +/- zoom, the middle button or Alt+drag pans, and a
-left drag on empty space reports a rectangle (``rect_drawn``) — or, while a
-brush is set (``brush_width``), paints a stroke and reports its path
-(``stroke_drawn``).
+rendered at. Ctrl+wheel (any wheel where ``wheel_zooms``) zooms about the point
+under the cursor, +/- zoom, 0 fits, 1 is 100 %; the middle button or Alt+drag pans
+(a plain left drag too where ``drag_pans``), and a left drag on empty space
+reports a rectangle (``rect_drawn``) — or, while a brush is set
+(``brush_width``), paints a stroke and reports its path (``stroke_drawn``).
+:class:`ZoomControls` is the − 100 % + Fit row both viewers show.
 """
 
 from __future__ import annotations
@@ -34,6 +36,9 @@ from PySide6.QtWidgets import (
     QGraphicsRectItem,
     QGraphicsScene,
     QGraphicsView,
+    QHBoxLayout,
+    QLabel,
+    QToolButton,
     QWidget,
 )
 
@@ -42,6 +47,8 @@ from ui.theme import OVERLAY
 
 MIN_ZOOM, MAX_ZOOM = 0.1, 8.0
 MIN_DRAG = 4.0  # points: smaller drags are clicks
+ZOOM_STEP = 1.25  # one +/- press or button click
+WHEEL_STEP = 1.15  # one wheel notch (120 eighths of a degree)
 
 
 def rect_of(box: Box) -> QRectF:
@@ -141,6 +148,8 @@ class Canvas(QGraphicsView):
         self.picture.setTransformationMode(Qt.TransformationMode.SmoothTransformation)
         self.scene().addItem(self.picture)
         self.drawing_enabled = True
+        self.wheel_zooms = False  # True: the plain wheel zooms (else only Ctrl+wheel)
+        self.drag_pans = False  # True: a left drag on empty space pans (when not drawing)
         self.brush_width: float | None = None  # points; when set, a left drag paints
         self._stroke: list[tuple[float, float]] = []
         self._stroke_item: QGraphicsPathItem | None = None
@@ -214,10 +223,34 @@ class Canvas(QGraphicsView):
             self._scale_to(scale)
             self.centerOn(rect.center())
 
+    def zoom_at(self, value: float, at: QPointF) -> None:
+        """Zoom to ``value`` keeping the scene point under viewport position ``at`` in place."""
+        target = self.mapToScene(at.toPoint())
+        anchor = self.transformationAnchor()
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.NoAnchor)
+        self._auto_fit = False
+        self._scale_to(value)
+        self.setTransformationAnchor(anchor)
+        moved = self.mapFromScene(target) - at.toPoint()
+        self.horizontalScrollBar().setValue(self.horizontalScrollBar().value() + moved.x())
+        self.verticalScrollBar().setValue(self.verticalScrollBar().value() + moved.y())
+
+    def zoom_in(self) -> None:
+        """One step closer (about the centre of the view)."""
+        self.set_zoom(self.zoom() * ZOOM_STEP)
+
+    def zoom_out(self) -> None:
+        """One step further away."""
+        self.set_zoom(self.zoom() / ZOOM_STEP)
+
+    def actual_size(self) -> None:
+        """100 %: one screen pixel per point, the size the page prints at on a 72 dpi screen."""
+        self.set_zoom(1.0)
+
     def wheelEvent(self, event: QWheelEvent) -> None:
-        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+        if self.wheel_zooms or event.modifiers() & Qt.KeyboardModifier.ControlModifier:
             steps = event.angleDelta().y() / 120
-            self.set_zoom(self.zoom() * (1.15**steps))
+            self.zoom_at(self.zoom() * (WHEEL_STEP**steps), event.position())
             event.accept()
         else:
             super().wheelEvent(event)
@@ -225,11 +258,13 @@ class Canvas(QGraphicsView):
     def keyPressEvent(self, event: QKeyEvent) -> None:
         key = event.key()
         if key in (Qt.Key.Key_Plus, Qt.Key.Key_Equal):
-            self.set_zoom(self.zoom() * 1.25)
+            self.zoom_in()
         elif key == Qt.Key.Key_Minus:
-            self.set_zoom(self.zoom() / 1.25)
+            self.zoom_out()
         elif key == Qt.Key.Key_0:
             self.fit_all()
+        elif key == Qt.Key.Key_1:
+            self.actual_size()
         else:
             super().keyPressEvent(event)
 
@@ -250,10 +285,14 @@ class Canvas(QGraphicsView):
             self._stroke_item.setPen(brush_pen(self.brush_width))
             self._stroke_item.setZValue(100)
             return
-        if event.button() == Qt.MouseButton.LeftButton and self.drawing_enabled:
+        if event.button() == Qt.MouseButton.LeftButton and (self.drawing_enabled or self.drag_pans):
             item = self.itemAt(event.position().toPoint())
             if item is None or item is self.picture or not self.is_clickable(item):
-                self._drag_start = self.mapToScene(event.position().toPoint())
+                if self.drawing_enabled:
+                    self._drag_start = self.mapToScene(event.position().toPoint())
+                else:
+                    self._pan_from = event.position()
+                    self.viewport().setCursor(Qt.CursorShape.ClosedHandCursor)
                 return
         super().mousePressEvent(event)
 
@@ -321,3 +360,32 @@ class Canvas(QGraphicsView):
 
     def empty_click(self, point: QPointF) -> None:
         """A click (not a drag) on empty space; subclasses may react."""
+
+
+class ZoomControls(QWidget):
+    """− 100 % + Fit 1:1 for a :class:`Canvas`: the zoom row of the page viewer and the preview."""
+
+    def __init__(self, canvas: Canvas, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.canvas = canvas
+        self.label = QLabel("100%", self)
+        self.label.setMinimumWidth(44)
+        self.label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        canvas.zoom_changed.connect(lambda z: self.label.setText(f"{z * 100:.0f}%"))
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(2)
+        row.addWidget(self._button("−", "Zoom out (-)", canvas.zoom_out))
+        row.addWidget(self.label)
+        row.addWidget(self._button("+", "Zoom in (+, or the wheel over the point)", canvas.zoom_in))
+        row.addWidget(self._button("Fit", "Fit the whole picture (0)", canvas.fit_all))
+        row.addWidget(self._button("1:1", "100 %: a pixel per point (1)", canvas.actual_size))
+
+    def _button(self, text: str, tip: str, slot: Callable[[], None]) -> QToolButton:
+        button = QToolButton(self)
+        button.setText(text)
+        button.setToolTip(tip)
+        button.setAutoRaise(True)
+        button.setMinimumWidth(28)
+        button.clicked.connect(slot)
+        return button

@@ -25,7 +25,8 @@ from labeler.erase import EraseResult, erase_figure
 from labeler.erase.edits import EraseEdits
 from labeler.pdf.document import get_page, open_document, page_sizes, render_pixmap
 from labeler.pdf.figures import propose_figures
-from labeler.store.records import Box
+from labeler.store.records import Box, KeyEntry
+from ui.workers import TaskControl
 
 MAX_OPEN = 4
 KINDS = {".pdf": "pdf", ".svg": "svg", ".png": "image", ".jpg": "image", ".jpeg": "image"}
@@ -100,28 +101,43 @@ def add_item(
     edits: EraseEdits,
     key: list | None,
     password: str | None = None,
+    control: TaskControl | None = None,
 ) -> str:
     """Store a region as a new item through the core; returns its id.
 
     Runs on the document pool with its own project connection (a ``Project``
     belongs to one thread). ``key`` is the curator's edited draft key, stored
-    instead of the harvested one (in the same transaction) when given.
+    instead of the harvested one (in the same transaction) when given. A cancelled
+    ``control`` stops it between steps (nothing stored if before the store).
     """
     from labeler.curation import add_item_from_document
     from labeler.store import NewItem, Project
 
     with Project.open(folder) as project:
         item = add_item_from_document(
-            project, path, page, clip, item=NewItem(key=key), edits=edits, password=password
+            project,
+            path,
+            page,
+            clip,
+            item=NewItem(key=key),
+            edits=edits,
+            password=password,
+            check=control.check if control is not None else None,
         )
         return item.id
 
 
-def reerase_item(folder: str, item_id: str, edits: EraseEdits, password: str | None = None) -> str:
-    """Erase a stored item again with new edits (the core stores the images)."""
+def reerase_item(
+    folder: str, item_id: str, edits: EraseEdits, password: str | None = None
+) -> tuple[str, list[KeyEntry]]:
+    """Erase a stored item again with new edits (the core stores the images).
+
+    Returns the id and the freshly harvested entries, from which the view updates
+    the key for the box edits (:func:`labeler.curation.key_after_box_edits`).
+    """
     from labeler.curation import reerase_item as reerase
     from labeler.store import Project
 
     with Project.open(folder) as project:
-        reerase(project, item_id, edits, password=password)
-    return item_id
+        _, harvested = reerase(project, item_id, edits, password=password)
+    return item_id, harvested

@@ -29,6 +29,7 @@ from labeler.store.records import PATTERNS, STATUSES, TIERS, Item
 from ui import workers
 from ui.curate.commands import FieldEdit
 from ui.errors import show_error
+from ui.progress import ProgressPanel
 from ui.session import Session
 
 PATTERN_TIPS = {
@@ -94,6 +95,8 @@ class ItemForm(QWidget):
         form.addRow("Tier", self.combos["tier"])
         form.addRow("Pattern", self.combos["pattern"])
         form.addRow("Status", self.combos["status"])
+        self.check_progress = ProgressPanel(self)  # reading the question back before `ready`
+        form.addRow(self.check_progress)
         form.addRow("Notes", self.notes)
         self.show_item(None)
 
@@ -140,7 +143,15 @@ class ItemForm(QWidget):
             result=lambda _: self._save("status", "ready") if self.item == item else None,
             error=lambda exc: show_error(exc, self),
         )
+        job.signals.cancelled.connect(lambda: self._check_cancelled(item))
+        self.check_progress.follow(job, "Reading the question back for key text…")
         workers.start(job, workers.general_pool(), workers.PRIORITY_USER)
+
+    def _check_cancelled(self, item: Item) -> None:
+        """Cancel pressed: the item keeps its status (the list shows it again)."""
+        if self.item == item:
+            self.show_item(item)
+        self.session.status_message.emit(f"Not marked ready: the check of {item.id} was cancelled")
 
     def _ready_allowed(self, item: Item) -> bool:
         """The residual-label rule: key text still readable needs the curator's reason."""

@@ -16,7 +16,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, Signal
-from PySide6.QtGui import QColor, QResizeEvent
+from PySide6.QtGui import QColor, QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -47,11 +47,17 @@ from ui.session import Session
 # The anchor is in the row's tooltip (and drawn on the preview): the panel is
 # narrow, and names need the width more than a pair of coordinates does.
 COLUMNS = ("Name", "Marker", "Alternatives", "Note")
+SHORT_COLUMNS = ("Name", "Mk", "Alt.", "Note")  # headings of a narrow panel (tooltips: whole)
 NAME, MARKER, ALTERNATIVES, NOTE = range(4)
 HELP = {
     ALTERNATIVES: "other names of this part, separated by ';' (answers using them count)",
     NOTE: "printed text that is not a name (e.g. cut, I-XII); never scored",
 }
+
+
+def heading(metrics: QFontMetrics, title: str) -> int:
+    """The width a column heading ``title`` needs, in pixels."""
+    return metrics.horizontalAdvance(title) + 14
 
 
 class KeyModel(QAbstractTableModel):
@@ -62,6 +68,7 @@ class KeyModel(QAbstractTableModel):
         self.session = session
         self.entries: list[KeyEntry] = []
         self.setter: KeySetter | None = None
+        self.short_headings = False
 
     def load(self, entries: Sequence[KeyEntry], setter: KeySetter | None) -> None:
         """Show ``entries``; ``setter`` saves a new version (None: read-only)."""
@@ -87,9 +94,14 @@ class KeyModel(QAbstractTableModel):
     def headerData(
         self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
     ):
+        horizontal = orientation == Qt.Orientation.Horizontal
+        if role == Qt.ItemDataRole.ToolTipRole and horizontal:
+            return COLUMNS[section] + (f": {HELP[section]}" if section in HELP else "")
         if role != Qt.ItemDataRole.DisplayRole:
             return None
-        return COLUMNS[section] if orientation == Qt.Orientation.Horizontal else str(section + 1)
+        if not horizontal:
+            return str(section + 1)
+        return (SHORT_COLUMNS if self.short_headings else COLUMNS)[section]
 
     def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
         if not index.isValid():
@@ -182,14 +194,18 @@ class KeyEditor(QWidget):
         header = self.table.horizontalHeader()
         for column, mode in (
             (NAME, QHeaderView.ResizeMode.Stretch),
-            (MARKER, QHeaderView.ResizeMode.ResizeToContents),
+            (MARKER, QHeaderView.ResizeMode.Interactive),
             (ALTERNATIVES, QHeaderView.ResizeMode.Interactive),
             (NOTE, QHeaderView.ResizeMode.Interactive),
         ):
             header.setSectionResizeMode(column, mode)
         self._fit_columns()  # the name stretches; alternatives and note can be dragged
+        # a name wider than its column wraps onto a second line instead of ending in "…"
+        self.table.setWordWrap(True)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideNone)
         self.table.verticalHeader().setDefaultSectionSize(26)
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.table.verticalHeader().setMinimumSectionSize(26)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.selectionModel().currentRowChanged.connect(
             lambda cur, _: self.row_selected.emit(cur.row())
         )
@@ -241,14 +257,25 @@ class KeyEditor(QWidget):
         self._fit_columns()
 
     def _fit_columns(self) -> None:
-        """Alternatives and note get a fifth and a seventh of the table (never less than their
-        headings need), so the name column keeps the rest."""
+        """Marker, alternatives and note get a share of the table (as wide as their headings
+        when there is room); in a narrow panel (a 1024 px window) they shrink to short
+        headings (the tooltips have the whole ones), so the name column keeps the rest, and a
+        name longer than that wraps."""
         width = max(self.table.viewport().width(), 1)
         header = self.table.horizontalHeader()
-        for column, share, most in ((ALTERNATIVES, 5, 96), (NOTE, 7, 64)):
-            title = str(self.model.headerData(column, Qt.Orientation.Horizontal))
-            least = header.fontMetrics().horizontalAdvance(title) + 14
-            header.resizeSection(column, max(least, min(most, width // share)))
+        metrics = header.fontMetrics()
+        shares = ((MARKER, 9, 56, 30), (ALTERNATIVES, 5, 96, 44), (NOTE, 7, 64, 42))
+        roomy = {
+            c: max(heading(metrics, COLUMNS[c]), min(most, width // share))
+            for c, share, most, _ in shares
+        }
+        names = [metrics.horizontalAdvance(e.name) + 16 for e in self.model.entries]
+        narrow = width - sum(roomy.values()) < max(names, default=0)
+        if narrow != self.model.short_headings:
+            self.model.short_headings = narrow
+            self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, MARKER, NOTE)
+        for column, share, _, least in shares:
+            header.resizeSection(column, max(least, width // share) if narrow else roomy[column])
 
     # -- row tools ------------------------------------------------------------------
 
@@ -256,6 +283,7 @@ class KeyEditor(QWidget):
         """Show a key; keeps the current row where it can."""
         row = self.table.currentIndex().row()
         self.model.load(entries, setter)
+        self._fit_columns()
         for button in self.buttons.values():
             button.setEnabled(setter is not None)
         if 0 <= row < len(entries):

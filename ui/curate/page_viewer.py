@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 from labeler.store.records import Box
 from ui import workers
 from ui.curate import documents
-from ui.curate.canvas import BoxItem, Canvas, outline
+from ui.curate.canvas import BoxItem, Canvas, ZoomControls, outline
 from ui.curate.thumbnails import ThumbnailStrip
 from ui.theme import OVERLAY
 
@@ -134,10 +134,7 @@ class PageViewer(QWidget):
         self.page_box.setKeyboardTracking(False)
         self.page_box.valueChanged.connect(self.show_page)
         self.page_count = QLabel("of 0", self)
-        self.zoom_label = QLabel("100%", self)
-        self.zoom_label.setMinimumWidth(44)
-        self.zoom_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        self.canvas.zoom_changed.connect(lambda z: self.zoom_label.setText(f"{z * 100:.0f}%"))
+        self.zoom = ZoomControls(self.canvas, self)
         self.canvas.region_chosen.connect(self.choose_region)
         self.thumbnails.page_chosen.connect(self.show_page)
 
@@ -150,18 +147,7 @@ class PageViewer(QWidget):
         bar.addWidget(self.page_box)
         bar.addWidget(self.page_count)
         bar.addStretch(1)
-        bar.addWidget(
-            self._button(
-                "−", "Zoom out (-)", lambda: self.canvas.set_zoom(self.canvas.zoom() / 1.25)
-            )
-        )
-        bar.addWidget(self.zoom_label)
-        bar.addWidget(
-            self._button(
-                "+", "Zoom in (+)", lambda: self.canvas.set_zoom(self.canvas.zoom() * 1.25)
-            )
-        )
-        bar.addWidget(self._button("Fit", "Fit the page (0)", self.canvas.fit_all))
+        bar.addWidget(self.zoom)
         self.hint = QLabel("Click a dashed figure or drag a rectangle around one.", self)
         self.hint.setStyleSheet("color: palette(placeholder-text);")
         self.hint.setContentsMargins(8, 0, 8, 4)

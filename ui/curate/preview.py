@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QGraphicsItem,
     QHBoxLayout,
     QLabel,
+    QSizePolicy,
     QToolBar,
     QToolButton,
     QVBoxLayout,
@@ -33,7 +34,7 @@ from PySide6.QtWidgets import (
 from labeler.erase.edits import EraseEdits
 from labeler.erase.mask import Stroke
 from labeler.store.records import Box, KeyEntry
-from ui.curate.canvas import BoxItem, Canvas, brush_pen, outline, stroke_path
+from ui.curate.canvas import BoxItem, Canvas, ZoomControls, brush_pen, outline, stroke_path
 from ui.theme import OVERLAY
 
 BRUSH_WIDTHS = (1.0, 40.0)  # points
@@ -90,6 +91,8 @@ class ErasePreview(QWidget):
         self._pixmaps: tuple[QPixmap, QPixmap] | None = None
         self.canvas = Canvas(self)
         self.canvas.drawing_enabled = False
+        self.canvas.wheel_zooms = True  # a figure fits the pane; the wheel looks closer
+        self.zoom = ZoomControls(self.canvas, self)
         self.canvas.rect_drawn.connect(self._drawn)
         self.canvas.stroke_drawn.connect(self._painted)
 
@@ -133,6 +136,8 @@ class ErasePreview(QWidget):
         self.show_boxes.toggled.connect(lambda _: self._draw_overlays())
         self.method_label = QLabel("", self)
         self.method_label.setStyleSheet("color: palette(placeholder-text);")
+        # a narrow pane clips the summary (its tooltip has it whole), never the zoom row
+        self.method_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.empty = QLabel("Choose a region on a page, or an item, to see its erasure here.", self)
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty.setWordWrap(True)
@@ -144,9 +149,17 @@ class ErasePreview(QWidget):
         layout.addWidget(self._brush_bar())
         layout.addWidget(self.canvas, 1)
         layout.addWidget(self.empty, 1)
+        # the credit line an openly licensed figure must carry wherever it is shown
+        self.attribution = QLabel("", self)
+        self.attribution.setWordWrap(True)
+        self.attribution.setContentsMargins(8, 2, 8, 0)
+        self.attribution.setStyleSheet("color: palette(placeholder-text); font-size: 11px;")
+        self.attribution.hide()
+        layout.addWidget(self.attribution)
         status = QHBoxLayout()
         status.setContentsMargins(8, 2, 8, 4)
         status.addWidget(self.method_label, 1)
+        status.addWidget(self.zoom)
         status.addWidget(self.show_boxes)
         layout.addLayout(status)
         self.set_figure(None)
@@ -202,6 +215,7 @@ class ErasePreview(QWidget):
         if figure is None:
             self._pixmaps = None
             self.method_label.setText("")
+            self.set_attribution("")
             return
         question, answer = QPixmap(), QPixmap()
         question.loadFromData(figure.question_png, "PNG")
@@ -212,12 +226,21 @@ class ErasePreview(QWidget):
         self._show_picture()
         self._draw_overlays()
         labels = len(figure.key)
-        self.method_label.setText(
-            f"{labels} label{'s' * (labels != 1)} · {figure.dpi} dpi"
-            + (f" · erased by {figure.method}" if figure.method else "")
+        count = f"{labels} label{'s' * (labels != 1)}"
+        summary = f"{count} · {figure.dpi} dpi" + (
+            f" · erased by {figure.method}" if figure.method else ""
         )
+        # the short form fits a narrow pane beside the zoom row; the tooltip has it all
+        self.method_label.setText(f"{count} · {figure.method}" if figure.method else count)
+        self.method_label.setToolTip(summary)
         if refit:
             self.canvas.request_fit()
+
+    def set_attribution(self, text: str) -> None:
+        """Show the figure's credit line under it (empty: none to show)."""
+        self.attribution.setText(text)
+        self.attribution.setToolTip(text)
+        self.attribution.setVisible(bool(text))
 
     def set_key(self, key: list[KeyEntry]) -> None:
         """Redraw the overlays for an edited key (images unchanged)."""
@@ -270,6 +293,7 @@ class ErasePreview(QWidget):
         tool = self.tool()
         painting = tool == "mask_strokes"
         self.canvas.drawing_enabled = tool == "extra_boxes"
+        self.canvas.drag_pans = not painting  # a drag on the figure (not on a box) moves it
         self.canvas.brush_width = self.brush.value() if painting else None
         if painting:
             self.canvas.viewport().setCursor(Qt.CursorShape.CrossCursor)
@@ -294,17 +318,26 @@ class ErasePreview(QWidget):
             (
                 "removed_boxes",
                 OVERLAY["removed"],
-                "Rejected box: click (Reject box tool) to restore it",
+                "Rejected box, not in the key: click (Reject box tool) to restore it",
             ),
         ):
             click = (lambda b, k=kind: self._undo_edit(k, b)) if tool == kind else None
             for box in getattr(self.figure.edits, kind):
                 self._add(BoxItem(box, outline(colour, 1.5, Qt.PenStyle.DashLine), click, tip), 30)
+                if kind == "removed_boxes":
+                    self._strike(box)
         for stroke in self.figure.edits.mask_strokes:
             path = self.canvas.scene().addPath(stroke_path(list(stroke.points)))
             path.setPen(brush_pen(stroke.width, alpha=60))
             path.setToolTip("Painted mask: erased as painted (Clear mask drops it)")
             self._add(path, 30)
+
+    def _strike(self, box: Box) -> None:
+        """Strike a rejected box through (grey, corner to corner): no longer a label."""
+        x0, y0, x1, y1 = box
+        pen = outline(OVERLAY["removed"], 1.5)
+        for line in ((x0, y0, x1, y1), (x0, y1, x1, y0)):
+            self._add(self.canvas.scene().addLine(*line, pen), 31)
 
     def _draw_entry(self, row: int, entry: KeyEntry, tool: str) -> None:
         colour = OVERLAY["label"]

@@ -3,7 +3,9 @@
 The scan (:func:`labeler.scan.scan_document`) and the adding
 (:func:`labeler.scan.add_candidates`) run as cancellable jobs on the general pool, each with
 its own project connection; this dialog only lists, ticks and reports. A book of hundreds of
-pages never blocks the window: the progress bar moves page by page and Cancel stops the scan.
+pages never blocks the window: the shared progress panel (:mod:`ui.progress`) moves page by
+page, or figure by figure while adding, and its Cancel stops either at the next one (figures
+already added stay, as the summary says).
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QHeaderView,
     QLabel,
-    QProgressBar,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
@@ -26,6 +27,7 @@ from PySide6.QtWidgets import (
 from labeler.scan import Candidate, Outcome, add_candidates, scan_document
 from ui import workers
 from ui.errors import show_error
+from ui.progress import ProgressPanel
 from ui.session import Session
 
 COLUMNS = ("Page", "Labels", "With leaders", "Caption")
@@ -39,11 +41,24 @@ def _scan(path: str, password: str | None, control: workers.TaskControl) -> list
     return scan_document(path, password=password, on_page=progress)
 
 
-def _add(folder: str, path: str, chosen: list[Candidate], password: str | None) -> list[Outcome]:
+def _add(
+    folder: str,
+    path: str,
+    chosen: list[Candidate],
+    password: str | None,
+    control: workers.TaskControl,
+) -> list[Outcome]:
     from labeler.store import Project
 
+    done: list[Outcome] = []
+
+    def each(outcome: Outcome) -> None:
+        done.append(outcome)
+        control.progress(len(done), len(chosen), f"figure {len(done)} of {len(chosen)}")
+        control.check()  # cancelled: stop before the next figure; those added stay
+
     with Project.open(folder) as project:
-        return add_candidates(project, path, chosen, password=password)
+        return add_candidates(project, path, chosen, password=password, on_each=each)
 
 
 class ScanDialog(QDialog):
@@ -59,7 +74,7 @@ class ScanDialog(QDialog):
         self.found: list[Candidate] = []
         self.outcomes: list[Outcome] = []
         self.summary = QLabel("Scanning…")
-        self.progress = QProgressBar()
+        self.progress = ProgressPanel(self)
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setHorizontalHeaderLabels(COLUMNS)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -81,6 +96,8 @@ class ScanDialog(QDialog):
             self, result=self._scanned, error=self._failed
         )
         self.job.signals.progress.connect(self._progressed)
+        self.job.signals.cancelled.connect(lambda: self.summary.setText("Scan cancelled."))
+        self.progress.follow(self.job, "Scanning…")
         workers.start(self.job, workers.general_pool(), workers.PRIORITY_USER)
 
     def reject(self) -> None:
@@ -89,8 +106,6 @@ class ScanDialog(QDialog):
         super().reject()
 
     def _progressed(self, done: int, total: int, message: str) -> None:
-        self.progress.setMaximum(total)
-        self.progress.setValue(done)
         self.summary.setText(f"Scanning {message}…")
 
     def _failed(self, exc: BaseException) -> None:
@@ -99,7 +114,6 @@ class ScanDialog(QDialog):
 
     def _scanned(self, found: list[Candidate]) -> None:
         self.found = found
-        self.progress.setValue(self.progress.maximum())
         self.table.setRowCount(len(found))
         for row, c in enumerate(found):
             labels = "image" if c.labels is None else str(c.labels)
@@ -133,10 +147,17 @@ class ScanDialog(QDialog):
         self.add_button.setEnabled(False)
         self.summary.setText(f"Adding {len(chosen)} figure(s)…")
         folder = str(self.session.require_project().folder)
-        job = workers.Worker(_add, folder, self.path, chosen, self.password).deliver_to(
-            self, result=self._added, error=self._failed
-        )
+        job = workers.Worker(
+            _add, folder, self.path, chosen, self.password, pass_control=True
+        ).deliver_to(self, result=self._added, error=self._failed)
+        job.signals.cancelled.connect(self._add_cancelled)
+        self.progress.follow(job, f"Adding {len(chosen)} figure(s)…")
         workers.start(job, workers.general_pool(), workers.PRIORITY_USER)
+
+    def _add_cancelled(self) -> None:
+        self.summary.setText("Adding cancelled; the figures added before it stay (see Items).")
+        self.add_button.setEnabled(True)
+        self.session.items_changed.emit()
 
     def _added(self, outcomes: list[Outcome]) -> None:
         self.outcomes = outcomes

@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QInputDialog,
     QLabel,
     QLineEdit,
-    QProgressBar,
     QPushButton,
     QSplitter,
     QTabWidget,
@@ -29,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from labeler.curation import item_warnings, key_from_labels
+from labeler.curation import item_warnings, key_after_box_edits, key_from_labels
 from labeler.erase import EraseResult
 from labeler.erase.edits import EraseEdits
 from labeler.errors import LabelerError, PasswordRequired
@@ -37,19 +36,22 @@ from labeler.store import Project
 from labeler.store.records import Box, Item, KeyEntry
 from ui import workers
 from ui.curate import documents
-from ui.curate.commands import ImagesEdit, stored_key_setter
+from ui.curate.commands import ImagesEdit, KeyEdit, stored_key_setter
 from ui.curate.item_form import ItemForm
 from ui.curate.items_panel import ItemsPanel
 from ui.curate.key_editor import KeyEditor
 from ui.curate.page_viewer import PageViewer
 from ui.curate.preview import TOOLS, ErasePreview, Figure
+from ui.curate.relink import RelinkBar
 from ui.curate.scan_dialog import ScanDialog
 from ui.errors import interactive, show_error
 from ui.review.decisions import DecisionPanel
+from ui.progress import ProgressPanel
 from ui.session import Session
 from ui.shortcuts import ShortcutRegistry
 
 DPI = 200
+BOX_EDIT = "Edit boxes"  # the undo text of a re-erase with new edits
 PAGE_TAB, PREVIEW_TAB = 0, 1
 
 
@@ -70,6 +72,14 @@ def _warnings_html(project: Project, item: Item) -> str:
     if check is not None and check.readable and not check.override_why:
         lines.append("⚠ key text still readable in the question: " + ", ".join(check.readable))
     return "".join(f"<br><span style='color:#c2410c'>{html.escape(x)}</span>" for x in lines)
+
+
+def _credit(project: Project, item: Item) -> str:
+    """The attribution line of the item's source (its licence requires it), or ""."""
+    if item.source_id is None:
+        return ""
+    source = project.sources.get(item.source_id)
+    return f"Credit: {source.attribution}" if source.attribution else ""
 
 
 class CurateView(QWidget):
@@ -94,13 +104,9 @@ class CurateView(QWidget):
         self.decisions = DecisionPanel(session, self, cells=False)  # approvals, undoable
         self.centre.addTab(self.decisions, "Decisions")
 
-        self.busy = QProgressBar(self)
-        self.busy.setRange(0, 0)
-        self.busy.setFixedWidth(90)
-        self.busy.setFixedHeight(12)
-        self.busy.setTextVisible(False)
-        self.busy.hide()
-        self.centre.setCornerWidget(self.busy, Qt.Corner.TopRightCorner)
+        self.progress = ProgressPanel(self, compact=True)
+        self.centre.setCornerWidget(self.progress, Qt.Corner.TopRightCorner)
+        self.progress.cancelled.connect(self._cancelled)
 
         self.heading = QLabel(self)
         self.heading.setWordWrap(True)
@@ -126,7 +132,15 @@ class CurateView(QWidget):
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.splitter.addWidget(self.items)
-        self.splitter.addWidget(self.centre)
+        self.relink = RelinkBar(session, self)
+        self.relink.relinked.connect(self._relinked)
+        middle = QWidget(self)
+        middle_layout = QVBoxLayout(middle)
+        middle_layout.setContentsMargins(0, 0, 0, 0)
+        middle_layout.setSpacing(0)
+        middle_layout.addWidget(self.relink)
+        middle_layout.addWidget(self.centre, 1)
+        self.splitter.addWidget(middle)
         self.splitter.addWidget(right)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setCollapsible(1, False)
@@ -256,8 +270,10 @@ class CurateView(QWidget):
         a dialog on every click; the item's stored images need no source.
         """
         sources = self.session.require_project().sources
+        source = sources.get(source_id)
+        self.relink.show_for(source, has_copy=source.copy_asset is not None)
         try:
-            path = str(sources.document_path(sources.get(source_id)))
+            path = str(sources.document_path(source))
         except LabelerError as exc:
             if not quiet:
                 raise
@@ -274,6 +290,15 @@ class CurateView(QWidget):
             "Opening document…",
             on_error=self._source_unavailable if quiet else None,
         )
+
+    def _relinked(self, source_id: int) -> None:
+        """Show the relinked source's page again (the item's, if one is selected)."""
+        self.info = None
+        self.items.reload_sources()
+        if self.item is not None and self.item.source_id == source_id and self.item.page:
+            self.show_source(source_id, self.item.page, self.item.clip)
+        else:
+            self.show_source(source_id)
 
     def _source_unavailable(self, exc: BaseException) -> None:
         self.info = None
@@ -316,7 +341,9 @@ class CurateView(QWidget):
     def erase_again(self, figure: Figure) -> None:
         """Re-erase the draft or the stored item with the preview's new edits."""
         if self.draft is not None:
-            self._erase(self.draft.path, self.draft.page, figure.clip, figure.edits)
+            self._erase(
+                self.draft.path, self.draft.page, figure.clip, figure.edits, previous=self.draft
+            )
         elif self.item is not None:
             project = self.session.require_project()
             before = self.item
@@ -331,27 +358,42 @@ class CurateView(QWidget):
                 path,
                 documents.reerase_item,
                 lambda pw: (str(project.folder), item_id, edits, pw),
-                lambda item_id: self._reerased(item_id, before),
+                lambda done: self._reerased(*done, before, edits),
                 "Erasing again…",
             )
 
-    def _erase(self, path: str, page: int, clip: Box, edits: EraseEdits) -> None:
+    def _erase(
+        self, path: str, page: int, clip: Box, edits: EraseEdits, previous: Draft | None = None
+    ) -> None:
+        """Erase into a new draft; with ``previous``, the same draft again with new edits."""
         args = (path, page, clip, DPI, edits)
         self._run_document(
             path,
             documents.erase,
             lambda pw: (*args, pw),
-            lambda result: self._erased(path, page, edits, result),
+            lambda result: self._erased(path, page, edits, result, previous),
             "Erasing labels…",
         )
 
-    def _erased(self, path: str, page: int, edits: EraseEdits, result: EraseResult) -> None:
+    def _erased(
+        self,
+        path: str,
+        page: int,
+        edits: EraseEdits,
+        result: EraseResult,
+        previous: Draft | None = None,
+    ) -> None:
+        harvested = key_from_labels(result.labels, {})
+        if previous is not None and self.draft is not None and self.draft.serial == previous.serial:
+            previous = self.draft  # key edits made while it was erasing count too
+        # a re-erased draft keeps the curator's key; the box edit changes only its boxes' rows
+        key = list(previous.figure.key) if previous is not None else harvested
         figure = Figure(
             question_png=result.question_png,
             answer_png=result.answer_png,
             clip=tuple(result.clip),
             dpi=result.dpi,
-            key=tuple(key_from_labels(result.labels, {})),
+            key=tuple(key),
             edits=edits,
             method=result.method,
         )
@@ -361,17 +403,47 @@ class CurateView(QWidget):
         self.item = None
         self.items.clear_item()
         self.preview.set_figure(figure, refit=refit)
+        self.preview.set_attribution("")  # a draft is not stored: its source has no licence yet
         self.centre.setCurrentIndex(PREVIEW_TAB)
         self._show_side()
+        if previous is not None:
+            new_key = key_after_box_edits(key, previous.figure.edits, edits, harvested)
+            self.key.model.commit(new_key, BOX_EDIT)
         self.session.status_message.emit(
-            f"Erased {len(figure.key)} label(s) by {result.method}; check the key, then Add as item"
+            f"Erased {len(self.draft.figure.key)} label(s) by {result.method}; check the key,"
+            " then Add as item"
         )
 
-    def _reerased(self, item_id: str, before: Item) -> None:
-        after = self.session.require_project().items.get(item_id)
-        self.session.undo_stack.push(ImagesEdit(self.session, item_id, before, after))
+    def _reerased(
+        self, item_id: str, harvested: list[KeyEntry], before: Item, edits: EraseEdits
+    ) -> None:
+        """Push the re-erase and the key change it implies as one undoable step."""
+        project = self.session.require_project()
+        after = project.items.get(item_id)
+        key = project.items.key(item_id)
+        new_key = key_after_box_edits(
+            key, EraseEdits.from_json(before.erase_edits), edits, harvested
+        )
+        stack = self.session.undo_stack
+        stack.beginMacro(BOX_EDIT)
+        try:
+            stack.push(ImagesEdit(self.session, item_id, before, after))
+            if new_key != key:
+                stack.push(
+                    KeyEdit(stored_key_setter(self.session, item_id), key, new_key, BOX_EDIT)
+                )
+        finally:
+            stack.endMacro()
         self.session.item_changed.emit(item_id)
-        self.session.status_message.emit("Erased again; the key was kept as you edited it")
+        changed = len(new_key) - len(key)
+        self.session.status_message.emit(
+            "Erased again"
+            + (
+                f"; the key {'gained' if changed > 0 else 'lost'} {abs(changed)} label(s)"
+                if changed
+                else ""
+            )
+        )
 
     # -- drafts --------------------------------------------------------------
 
@@ -404,7 +476,12 @@ class CurateView(QWidget):
             list(draft.figure.key),
         )
         self._run_document(
-            draft.path, documents.add_item, lambda pw: (*args, pw), self._added, "Adding item…"
+            draft.path,
+            documents.add_item,
+            lambda pw: (*args, pw),
+            self._added,
+            "Adding item (erasing, reading the question back)…",
+            pass_control=True,
         )
 
     def _added(self, item_id: str) -> None:
@@ -430,6 +507,7 @@ class CurateView(QWidget):
         self.draft = None
         self.item = project.items.get(item_id)
         self.preview.set_figure(self._figure_of(self.item))
+        self.preview.set_attribution(_credit(project, self.item))
         self.centre.setCurrentIndex(PREVIEW_TAB)
         self._show_side()
         if self.item.source_id is not None and self.item.page is not None:
@@ -501,6 +579,7 @@ class CurateView(QWidget):
 
     def _project_opened(self) -> None:
         self.item, self.draft, self.info = None, None, None
+        self.relink.show_for(None)
         self.viewer.set_document(None)
         self.preview.set_figure(None)
         self._show_side()
@@ -511,16 +590,18 @@ class CurateView(QWidget):
 
     # -- jobs ----------------------------------------------------------------
 
-    def _run(self, fn, args: tuple, on_result, message: str, on_error=None) -> workers.Worker:
-        """Run a document job the curator waits for, with a busy bar; errors become dialogs."""
-        job = workers.Worker(fn, *args).deliver_to(
+    def _run(
+        self, fn, args: tuple, on_result, message: str, on_error=None, pass_control: bool = False
+    ) -> workers.Worker:
+        """Run a document job the curator waits for, with progress and Cancel; errors: dialogs."""
+        job = workers.Worker(fn, *args, pass_control=pass_control).deliver_to(
             self,
             result=on_result,
             error=on_error or (lambda exc: show_error(exc, self)),
             finished=lambda: self._job_done(job),
         )
         self._jobs.add(job)
-        self.busy.show()
+        self.progress.follow(job, message)
         self.session.status_message.emit(message)
         workers.start(job, workers.document_pool(), workers.PRIORITY_USER)
         return job
@@ -534,6 +615,7 @@ class CurateView(QWidget):
         message: str,
         on_error=None,
         password: str | None = None,
+        pass_control: bool = False,
     ) -> None:
         """:meth:`_run` a job that opens ``path``, with its password if it is encrypted.
 
@@ -556,9 +638,11 @@ class CurateView(QWidget):
                 return
             retry = self._ask_password(exc)
             if retry is not None:
-                self._run_document(path, fn, args_for, on_result, message, on_error, retry)
+                self._run_document(
+                    path, fn, args_for, on_result, message, on_error, retry, pass_control
+                )
 
-        self._run(fn, args_for(password), opened, message, on_error=failed)
+        self._run(fn, args_for(password), opened, message, failed, pass_control)
 
     def _ask_password(self, exc: PasswordRequired) -> str | None:
         """The curator's password for the PDF ``exc`` names, or None on Cancel."""
@@ -572,4 +656,8 @@ class CurateView(QWidget):
 
     def _job_done(self, job: workers.Worker) -> None:
         self._jobs.discard(job)
-        self.busy.setVisible(bool(self._jobs))
+
+    def _cancelled(self) -> None:
+        """Cancel pressed: an add stopped after its store still shows up in the lists."""
+        self.session.status_message.emit("Cancelled")
+        self.session.items_changed.emit()

@@ -200,7 +200,7 @@ def test_item_fields_are_undoable(qtbot, window):
     assert form.subject.text() == ""
 
 
-def test_keep_tool_re_erases_the_stored_item_and_undo_restores_the_images(qtbot, window):
+def test_keep_tool_re_erases_the_stored_item_and_one_undo_restores_images_and_key(qtbot, window):
     view = curate(window)
     item_id = add_item(qtbot, window)
     project = window.session.require_project()
@@ -215,14 +215,17 @@ def test_keep_tool_re_erases_the_stored_item_and_undo_restores_the_images(qtbot,
     wait_idle(qtbot)
     after = project.items.get(item_id)
     assert after.question_asset != before.question_asset  # "Nucleus" is printed again
-    assert project.items.key(item_id) == key_before  # the curated key is left alone
+    # kept printed means out of the key; the rest of the curated key is left alone
+    assert project.items.key(item_id) == [e for e in key_before if e.name != "Nucleus"]
     assert view.preview.figure.edits.keep == (tuple(label.bbox),)
     window.session.undo_stack.undo()
     restored = project.items.get(item_id)
     assert restored.question_asset == before.question_asset
     assert restored.erase_edits == before.erase_edits
+    assert project.items.key(item_id) == key_before
     window.session.undo_stack.redo()
     assert project.items.get(item_id).question_asset == after.question_asset
+    assert "Nucleus" not in key_names(window, item_id)
 
 
 def test_items_filter_by_status_and_search(qtbot, window):

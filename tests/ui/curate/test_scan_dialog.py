@@ -16,7 +16,8 @@ def test_scan_lists_the_figure_and_adds_the_ticked_ones_once(qtbot, window, dial
     assert [c.page for c in dialog.found] == [2]  # page 1 is a heading only
     assert dialog.found[0].labels == len(LABELS) and dialog.found[0].with_leaders == len(LABELS)
     assert dialog.table.item(0, 3).text() == "Figure 1. A cell."
-    assert dialog.progress.value() == dialog.progress.maximum() == 2
+    assert dialog.progress.bar.value() == dialog.progress.bar.maximum() == 2
+    assert not dialog.progress.isVisible()  # the scan ended: the panel is gone
     dialog.add_button.click()
     qtbot.waitUntil(lambda: bool(dialog.outcomes), timeout=20000)
     wait_idle(qtbot)
