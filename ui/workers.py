@@ -178,3 +178,73 @@ def _release(worker: Worker) -> None:
 def busy() -> bool:
     """True while any worker started through :func:`start` has not finished."""
     return bool(_live)
+
+
+class LatestJob(QObject):
+    """One background computation a view keeps current: a newer request supersedes an older one.
+
+    A burst of changes (typing a search, a lexicon edit per click, a run storing
+    answers) must not queue one full recomputation per change on a two-core
+    machine: at most one job runs; requests made meanwhile collapse into one
+    that starts when it ends (the running one is asked to stop, for jobs that
+    check their control), and only the newest request's result is delivered.
+    """
+
+    result = Signal(object)  # the newest request's return value
+    error = Signal(object)  # the exception the newest request raised
+    busy_changed = Signal(bool)  # True while a request is running or pending
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._running: Worker | None = None
+        self._pending: tuple[Callable[..., Any], tuple[Any, ...]] | None = None
+        self._generation = 0
+
+    @property
+    def busy(self) -> bool:
+        """Whether a request is running or waiting to run."""
+        return self._running is not None or self._pending is not None
+
+    def request(self, fn: Callable[..., Any], *args: Any) -> None:
+        """Compute ``fn(*args)`` on the general pool; supersedes every earlier request."""
+        self._generation += 1
+        was_busy = self.busy
+        self._pending = (fn, args)
+        if self._running is not None:
+            self._running.cancel()  # its result is dropped; it stops early if it checks
+        else:
+            self._start_pending()
+        if not was_busy:
+            self.busy_changed.emit(True)
+
+    def drop(self) -> None:
+        """Forget every request (the project closed): nothing more is delivered."""
+        self._generation += 1
+        self._pending = None
+        if self._running is not None:
+            self._running.cancel()
+
+    def _start_pending(self) -> None:
+        assert self._pending is not None
+        fn, args = self._pending
+        self._pending = None
+        generation = self._generation
+        worker = Worker(fn, *args)
+        worker.deliver_to(
+            self,
+            result=lambda value: self._deliver(generation, self.result, value),
+            error=lambda exc: self._deliver(generation, self.error, exc),
+            finished=self._finished,
+        )
+        self._running = start(worker)
+
+    def _deliver(self, generation: int, signal: Any, value: object) -> None:
+        if generation == self._generation and self._pending is None:
+            signal.emit(value)
+
+    def _finished(self) -> None:
+        self._running = None
+        if self._pending is not None:
+            self._start_pending()
+        else:
+            self.busy_changed.emit(False)

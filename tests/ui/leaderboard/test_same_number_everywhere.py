@@ -102,6 +102,7 @@ def test_leaderboard_curate_report_and_card_agree_after_a_subject_edit(tmp_path,
     panel = ItemsPanel(session)
     qtbot.addWidget(panel)
     panel.reload()
+    qtbot.waitUntil(lambda: not panel.loading)  # the rows are scored on a worker
     scores = {
         item.id: panel.model.data(panel.model.index(row, 3))
         for row, item in enumerate(panel.model.items)
