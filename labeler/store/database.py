@@ -31,6 +31,15 @@ def connect(path: Path) -> sqlite3.Connection:
     return db
 
 
+def data_version(db: sqlite3.Connection) -> int:
+    """A number that changes when *another* connection commits to the database.
+
+    Cheap (no table is read), so a window can poll it to notice a CLI run's
+    answers; this connection's own commits leave it unchanged.
+    """
+    return int(db.execute("PRAGMA data_version").fetchone()[0])
+
+
 def migrate(db: sqlite3.Connection, path: Path) -> None:
     """Apply missing migrations, one transaction each; refuse newer databases."""
     version = db.execute("PRAGMA user_version").fetchone()[0]
