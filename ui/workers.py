@@ -14,9 +14,12 @@ else (model runs, exports) uses :func:`general_pool`.
 
 from __future__ import annotations
 
+import gc
+import sys
 import threading
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import shiboken6
@@ -29,6 +32,9 @@ PRIORITY_VIEW = 5  # the page the curator is looking at
 PRIORITY_USER = 10  # an erase or proposal the curator asked for
 
 _document_pool: QThreadPool | None = None
+_project_pool: QThreadPool | None = None
+#: How long a Python thread may keep the GIL while another waits (CPython's default is 5 ms).
+SWITCH_INTERVAL = 0.001
 _live: set[Worker] = set()  # touched on the GUI thread only
 
 
@@ -149,6 +155,25 @@ def document_pool() -> QThreadPool:
     return _document_pool
 
 
+def project_pool() -> QThreadPool:
+    """The one-thread pool for jobs that read or score the whole project (:class:`LatestJob`).
+
+    The GUI thread needs the GIL for every event it hands to Python. Each
+    CPU-bound Python thread it competes with makes it wait up to one switch
+    interval per hand-over, so these jobs run one at a time (they also share
+    the core's memo tables, so the second view's read is the cheaper), and the
+    switch interval is shortened from 5 ms to :data:`SWITCH_INTERVAL` so the
+    window gets the GIL back sooner.
+    """
+    global _project_pool
+    if _project_pool is None:
+        sys.setswitchinterval(SWITCH_INTERVAL)
+        _project_pool = QThreadPool()
+        _project_pool.setMaxThreadCount(1)
+        _project_pool.setExpiryTimeout(-1)
+    return _project_pool
+
+
 def general_pool() -> QThreadPool:
     """The shared pool for work that does not touch PyMuPDF."""
     return QThreadPool.globalInstance()
@@ -180,6 +205,43 @@ def busy() -> bool:
     return bool(_live)
 
 
+_quiet_lock = threading.Lock()
+_quiet_depth = 0  # project-sized jobs running under quiet_collector
+
+
+@contextmanager
+def quiet_collector() -> Iterator[None]:
+    """Keep the cyclic garbage collector out of a project-sized job, and its survivors after.
+
+    A collection holds the GIL, whichever thread runs it, so it freezes the
+    window: at 10k answers a job's hundreds of thousands of new objects made
+    single collections of 100 ms, and full ones grow with the heap. So the
+    collector waits while any such job runs, and what survives the job (the
+    snapshot a view shows, the core's memo tables) is frozen — moved where the
+    collector never walks (``gc.freeze``), like a server freezing its start-up
+    heap. Objects freed later go by reference counting, as everything these
+    jobs build does (records, dicts, tuples: no cycles).
+    """
+    global _quiet_depth
+    with _quiet_lock:
+        _quiet_depth += 1
+        if _quiet_depth == 1:
+            gc.disable()
+    try:
+        yield
+    finally:
+        with _quiet_lock:
+            _quiet_depth -= 1
+            if _quiet_depth == 0:
+                gc.freeze()
+                gc.enable()
+
+
+def _quietly(fn: Callable[..., Any], *args: Any) -> Any:
+    with quiet_collector():
+        return fn(*args)
+
+
 class LatestJob(QObject):
     """One background computation a view keeps current: a newer request supersedes an older one.
 
@@ -206,7 +268,10 @@ class LatestJob(QObject):
         return self._running is not None or self._pending is not None
 
     def request(self, fn: Callable[..., Any], *args: Any) -> None:
-        """Compute ``fn(*args)`` on the general pool; supersedes every earlier request."""
+        """Compute ``fn(*args)`` on :func:`project_pool`; supersedes every earlier request.
+
+        ``fn`` runs under :func:`quiet_collector`: these are the project-sized jobs.
+        """
         self._generation += 1
         was_busy = self.busy
         self._pending = (fn, args)
@@ -229,14 +294,14 @@ class LatestJob(QObject):
         fn, args = self._pending
         self._pending = None
         generation = self._generation
-        worker = Worker(fn, *args)
+        worker = Worker(_quietly, fn, *args)
         worker.deliver_to(
             self,
             result=lambda value: self._deliver(generation, self.result, value),
             error=lambda exc: self._deliver(generation, self.error, exc),
             finished=self._finished,
         )
-        self._running = start(worker)
+        self._running = start(worker, project_pool())
 
     def _deliver(self, generation: int, signal: Any, value: object) -> None:
         if generation == self._generation and self._pending is None:
