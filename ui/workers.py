@@ -67,11 +67,16 @@ class TaskControl:
         """Report ``done`` of ``total`` steps (delivered on the GUI thread)."""
         self._signals.progress.emit(done, total, message)
 
+    def publish(self, value: object) -> None:
+        """Hand a first, partial result to the GUI thread while the job goes on."""
+        self._signals.partial.emit(value)
+
 
 class WorkerSignals(QObject):
     """Signals of one worker; a separate QObject because QRunnable is not one."""
 
     progress = Signal(int, int, str)  # done, total, message
+    partial = Signal(object)  # a first result the job published (TaskControl.publish)
     result = Signal(object)  # the function's return value
     error = Signal(object)  # the exception it raised (never Cancelled)
     cancelled = Signal()
@@ -237,9 +242,9 @@ def quiet_collector() -> Iterator[None]:
                 gc.enable()
 
 
-def _quietly(fn: Callable[..., Any], *args: Any) -> Any:
+def _quietly(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     with quiet_collector():
-        return fn(*args)
+        return fn(*args, **kwargs)
 
 
 class LatestJob(QObject):
@@ -253,13 +258,14 @@ class LatestJob(QObject):
     """
 
     result = Signal(object)  # the newest request's return value
+    partial = Signal(object)  # a first result the newest request published
     error = Signal(object)  # the exception the newest request raised
     busy_changed = Signal(bool)  # True while a request is running or pending
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._running: Worker | None = None
-        self._pending: tuple[Callable[..., Any], tuple[Any, ...]] | None = None
+        self._pending: tuple[Callable[..., Any], tuple[Any, ...], bool] | None = None
         self._generation = 0
 
     @property
@@ -267,14 +273,17 @@ class LatestJob(QObject):
         """Whether a request is running or waiting to run."""
         return self._running is not None or self._pending is not None
 
-    def request(self, fn: Callable[..., Any], *args: Any) -> None:
+    def request(self, fn: Callable[..., Any], *args: Any, publishes: bool = False) -> None:
         """Compute ``fn(*args)`` on :func:`project_pool`; supersedes every earlier request.
 
         ``fn`` runs under :func:`quiet_collector`: these are the project-sized jobs.
+        With ``publishes``, ``fn`` also gets ``control=TaskControl`` and may
+        :meth:`~TaskControl.publish` a first result (the first screenful) before
+        its last, and should :meth:`~TaskControl.check` between steps.
         """
         self._generation += 1
         was_busy = self.busy
-        self._pending = (fn, args)
+        self._pending = (fn, args, publishes)
         if self._running is not None:
             self._running.cancel()  # its result is dropped; it stops early if it checks
         else:
@@ -291,10 +300,13 @@ class LatestJob(QObject):
 
     def _start_pending(self) -> None:
         assert self._pending is not None
-        fn, args = self._pending
+        fn, args, publishes = self._pending
         self._pending = None
         generation = self._generation
-        worker = Worker(_quietly, fn, *args)
+        worker = Worker(_quietly, fn, *args, pass_control=publishes)
+        worker.signals.partial.connect(
+            _guarded(self, lambda value: self._deliver(generation, self.partial, value))
+        )
         worker.deliver_to(
             self,
             result=lambda value: self._deliver(generation, self.result, value),

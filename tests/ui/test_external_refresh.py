@@ -58,7 +58,9 @@ def test_a_cli_run_in_another_process_shows_in_every_view_without_user_action(
     )
     window.show_view("leaderboard")
     board = window.views["leaderboard"]
-    qtbot.waitUntil(lambda: board.board is not None and bool(board.board.rows), timeout=15_000)
+    qtbot.waitUntil(
+        lambda: not board.computing and bool(board.board and board.board.rows), timeout=15_000
+    )
     assert [row.model for row in board.board.rows] == [BASELINE]
     assert board.board.n_answers == N_ITEMS * CONDITIONS
 

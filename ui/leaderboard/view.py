@@ -90,6 +90,7 @@ class LeaderboardView(QWidget):
         self.session = session
         self.job = workers.LatestJob(self)  # one computation at a time; the newest wins
         self.job.result.connect(self._ready)
+        self.job.partial.connect(self._ready)  # the table first, its CIs after
         self.job.error.connect(self._failed)
         self.board: Leaderboard | None = None
         self._stale = True
@@ -202,9 +203,10 @@ class LeaderboardView(QWidget):
         project = self.session.project
         if project is None:
             return
-        if self.board is None:
+        first = self.board is None  # then show the table before its CIs are computed
+        if first:
             self.summary.setText("Computing the leaderboard…")
-        self.job.request(compute, project.folder)
+        self.job.request(compute, project.folder, publishes=first)
 
     @property
     def computing(self) -> bool:
@@ -228,6 +230,7 @@ class LeaderboardView(QWidget):
                 f"{counted(len(board.items), 'item')} · "
                 f"{board.n_answers:,} counted answers{skipped}. "
                 "grounded = told − no-image (points); recited = no-image ÷ told (%)."
+                + ("" if board.intervals else " Computing the confidence intervals…")
             )
         self._fill_table(board.rows)
         self.chart.set_rows(board.rows)

@@ -116,7 +116,7 @@ def test_leaderboard_shows_the_cards_table_chart_and_flags(tmp_path, qtbot, sess
     qtbot.addWidget(view)
     view.resize(1280, 800)
     view.show()
-    qtbot.waitUntil(lambda: view.board is not None, timeout=20_000)
+    qtbot.waitUntil(lambda: view.board is not None and not view.computing, timeout=20_000)
 
     table = view.table
     rows = {

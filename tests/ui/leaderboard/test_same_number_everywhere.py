@@ -94,7 +94,7 @@ def test_leaderboard_curate_report_and_card_agree_after_a_subject_edit(tmp_path,
     view = LeaderboardView(session)
     qtbot.addWidget(view)
     view.show()
-    qtbot.waitUntil(lambda: view.board is not None, timeout=20_000)
+    qtbot.waitUntil(lambda: view.board is not None and not view.computing, timeout=20_000)
     assert view.table.item(0, 0).text() == MODEL
     assert view.table.item(0, 2).text() == "66.7%"
     assert "1 stale answers left out" in view.summary.text()
