@@ -9,7 +9,8 @@ per size (so peak RSS is that size's), offscreen:
   (Curate on screen, its item list saying "loading…" if its rows are not in yet);
 - ``items listed``: until Curate's item list shows every item with its score;
 - ``review``: switching to Review until its matrix holds every item and is painted;
-- ``leaderboard``: switching to Leaderboard until its numbers are shown;
+- ``leaderboard``: switching to Leaderboard until its numbers are shown
+  (``leaderboard CIs``: with their bootstrap intervals);
 - ``run end``: a run's end signalled (every view re-reads) until all have settled;
 
 each with the longest event-loop stall while doing it, measured by a 10 ms
@@ -114,9 +115,12 @@ def measure(folder: Path) -> dict[str, float]:
         with heartbeat() as beat:
             start = time.perf_counter()
             window.show_view("leaderboard")
-            until(lambda: board.board is not None and not board.computing)
+            until(lambda: board.board is not None)
             window.grab()
             out["leaderboard"] = time.perf_counter() - start
+            until(lambda: not board.computing)
+            window.grab()
+            out["leaderboard CIs"] = time.perf_counter() - start
         phase("leaderboard", beat)
         with heartbeat() as beat:
             start = time.perf_counter()
@@ -133,7 +137,8 @@ def measure(folder: Path) -> dict[str, float]:
 
 def report(size: int, row: dict[str, float]) -> None:
     print(f"\n{size:,} answers ({int(row['cells']):,} cells in the matrix)")
-    for name in ("painted", "items listed", "review", "leaderboard", "run end"):
+    names = ("painted", "items listed", "review", "leaderboard", "leaderboard CIs")
+    for name in (*names, "run end"):
         goal = f"  (goal ≤ {GOALS[name]:.0f} s)" if name in GOALS else ""
         print(f"  {name:<13} {row[name]:7.2f} s{goal}")
     for name in ("open", "review", "leaderboard", "run end"):
@@ -175,7 +180,7 @@ def main() -> None:
             small, large = min(rows), max(rows)
             factor = large / small
             print(f"\ngrowth {small:,} → {large:,} answers ({factor:.0f}× the answers):")
-            for name in ("items listed", "review", "leaderboard", "peak rss MiB"):
+            for name in ("items listed", "review", "leaderboard CIs", "peak rss MiB"):
                 ratio = rows[large][name] / max(rows[small][name], 1e-9)
                 print(
                     f"  {name:<13} ×{ratio:5.1f}  ({'within' if ratio <= factor else 'beyond'}"

@@ -6,8 +6,7 @@ runs on a worker with its own connection: it takes every cell's score from
 :func:`labeler.results.load_results` (the scoring the leaderboard and the
 export use, read from the store's score cache where there is one) and keeps
 only what the matrix paints — a small :class:`CellSummary` per cell — plus each
-item's filter flags, so switching filters is a lookup. On opening it publishes
-the first screenful of items scored before it scores the rest. :class:`ReviewData`
+item's filter flags, so switching filters is a lookup. :class:`ReviewData`
 wraps that snapshot on the GUI thread; the one item the curator opens is read
 in full (its raw answers, :func:`labeler.store.summaries.item_latest`) and its
 names scored by :func:`labeler.results.score_cell` with the item's
@@ -40,10 +39,7 @@ from labeler.status import ResponseStatus
 from labeler.store import Item, KeyEntry, Project, Response
 from labeler.store.summaries import item_latest
 from ui.review.style import FAILURE_STATUSES
-from ui.workers import TaskControl
 
-#: Items scored and shown first when a project opens (more than a screenful of rows).
-FIRST_PAGE = 60
 #: An item whose models' F1 for one condition spread by at least this much "disagrees".
 DISAGREEMENT = 0.5
 
@@ -88,32 +84,25 @@ class ReviewSnapshot:
     columns: list[Column]
     cells: dict[CellKey, CellSummary]
     flagged: dict[str, frozenset[str]] = field(default_factory=dict)  # filter -> item ids
-    partial: bool = False  # only the first items: the rest are being scored
 
 
-def load_review(folder: Path, control: TaskControl | None = None) -> ReviewSnapshot:
+def load_review(folder: Path) -> ReviewSnapshot:
     """Read and score every cell for the review screens (on a worker: own connection).
 
-    With ``control``, the first :data:`FIRST_PAGE` items are scored and
-    published first, so the matrix shows its first screenful while the rest is scored.
+    Every item at once, not the first screenful first: scoring a subset
+    (``load_results(project, item_ids)``) prunes the core's answer memo to that
+    subset, so the full read after it re-parsed every answer (22 s instead of
+    4 s at 100k answers).
     """
     with Project.open(folder) as project:
         items = project.items.list()
         entries = project.items.keys()
-        if control is not None and len(items) > FIRST_PAGE:
-            first = items[:FIRST_PAGE]
-            scored = load_results(project, [i.id for i in first])
-            control.publish(_snapshot(first, entries, scored, partial=True))
-            control.check()
         scored = load_results(project)
     return _snapshot(items, entries, scored)
 
 
 def _snapshot(
-    items: list[Item],
-    entries: dict[str, list[KeyEntry]],
-    scored: list[ScoredCell],
-    partial: bool = False,
+    items: list[Item], entries: dict[str, list[KeyEntry]], scored: list[ScoredCell]
 ) -> ReviewSnapshot:
     cells = {
         (c.item_id, c.model, c.condition): CellSummary(
@@ -141,7 +130,6 @@ def _snapshot(
         columns=columns,
         cells=cells,
         flagged=_flagged(cells),
-        partial=partial,
     )
 
 

@@ -54,7 +54,6 @@ class ReviewView(QWidget):
         self.active_menu: QMenu | None = None
         self.job = workers.LatestJob(self)  # reads and scores the project on a worker
         self.job.result.connect(self._loaded)
-        self.job.partial.connect(self._loaded)
         self.job.error.connect(self._load_failed)
 
         self.filter = QComboBox()
@@ -202,11 +201,10 @@ class ReviewView(QWidget):
         if project is None:
             self._closed()
             return
-        first = self.data is None  # then show the first screenful as soon as it is scored
-        if first:
+        if self.data is None:
             self.empty.setText("Loading answers…")
             self.empty.show()
-        self.job.request(load_review, project.folder, publishes=first)
+        self.job.request(load_review, project.folder)
 
     @property
     def loading(self) -> bool:
@@ -222,8 +220,6 @@ class ReviewView(QWidget):
         self.empty.setText("No responses yet: run some models from the Run view.")
         self.empty.setVisible(not self.data.columns)
         self._apply_filter(current)
-        if snapshot.partial:
-            self.position.setText("Scoring the other items…")
 
     def _load_failed(self, exc: BaseException) -> None:
         self.empty.setText("The answers could not be read.")
