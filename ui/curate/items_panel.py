@@ -144,9 +144,11 @@ class ItemsPanel(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(26)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for column in range(1, len(COLUMNS)):  # fixed: measuring contents reads every row
+        # Fixed widths that fit the widest value: measuring the contents reads every row.
+        metrics = self.table.fontMetrics()
+        for column, widest in enumerate(("excluded", "Labels", "0.00"), start=1):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
-            header.resizeSection(column, 64)
+            header.resizeSection(column, metrics.horizontalAdvance(widest) + 18)
         self.table.selectionModel().currentRowChanged.connect(self._item_row)
 
         self.sources = QTableWidget(0, 3, self)
