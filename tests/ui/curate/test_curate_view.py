@@ -100,8 +100,9 @@ def test_drag_a_region_erases_it_and_adding_stores_the_item(qtbot, window):
     assert item.page == 2 and item.status == "draft"
     assert set(key_names(window, item.id)) == {f"{first} (outer)"} | (set(LABELS) - {first})
     assert project.assets.path(item.question_asset).is_file()
-    assert view.items.model.rowCount() == 1
-    assert view.items.current_item_id() == item.id
+    # the list re-reads its rows on a worker; the new item is selected when they arrive
+    qtbot.waitUntil(lambda: view.items.model.rowCount() == 1)
+    qtbot.waitUntil(lambda: view.items.current_item_id() == item.id)
 
     # A new draft deselects the item; clicking the item again shows it again.
     view.centre.setCurrentIndex(0)
