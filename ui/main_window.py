@@ -37,6 +37,7 @@ from ui.session import Session
 from ui.settings import app_settings, recent_projects, remember_project
 from ui.shortcuts import ShortcutRegistry, ShortcutsDialog
 from ui.theme import THEMES, apply_theme
+from ui.watch import ProjectWatcher
 from ui.welcome import WelcomePage
 
 # name -> (sidebar title, "module:Class"). Each class takes (session, parent=None).
@@ -125,6 +126,7 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.project_label)
         self.session.status_message.connect(lambda text: self.statusBar().showMessage(text, 6000))
         self.session.project_opened.connect(self._on_project_opened)
+        self.watcher = ProjectWatcher(self.session, self)  # another process's writes
         self._build_menus()
         self.restore_state()
         self._show_row(self.sidebar.currentRow())

@@ -14,9 +14,12 @@ else (model runs, exports) uses :func:`general_pool`.
 
 from __future__ import annotations
 
+import gc
+import sys
 import threading
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import shiboken6
@@ -29,6 +32,9 @@ PRIORITY_VIEW = 5  # the page the curator is looking at
 PRIORITY_USER = 10  # an erase or proposal the curator asked for
 
 _document_pool: QThreadPool | None = None
+_project_pool: QThreadPool | None = None
+#: How long a Python thread may keep the GIL while another waits (CPython's default is 5 ms).
+SWITCH_INTERVAL = 0.001
 _live: set[Worker] = set()  # touched on the GUI thread only
 
 
@@ -61,11 +67,16 @@ class TaskControl:
         """Report ``done`` of ``total`` steps (delivered on the GUI thread)."""
         self._signals.progress.emit(done, total, message)
 
+    def publish(self, value: object) -> None:
+        """Hand a first, partial result to the GUI thread while the job goes on."""
+        self._signals.partial.emit(value)
+
 
 class WorkerSignals(QObject):
     """Signals of one worker; a separate QObject because QRunnable is not one."""
 
     progress = Signal(int, int, str)  # done, total, message
+    partial = Signal(object)  # a first result the job published (TaskControl.publish)
     result = Signal(object)  # the function's return value
     error = Signal(object)  # the exception it raised (never Cancelled)
     cancelled = Signal()
@@ -149,6 +160,25 @@ def document_pool() -> QThreadPool:
     return _document_pool
 
 
+def project_pool() -> QThreadPool:
+    """The one-thread pool for jobs that read or score the whole project (:class:`LatestJob`).
+
+    The GUI thread needs the GIL for every event it hands to Python. Each
+    CPU-bound Python thread it competes with makes it wait up to one switch
+    interval per hand-over, so these jobs run one at a time (they also share
+    the core's memo tables, so the second view's read is the cheaper), and the
+    switch interval is shortened from 5 ms to :data:`SWITCH_INTERVAL` so the
+    window gets the GIL back sooner.
+    """
+    global _project_pool
+    if _project_pool is None:
+        sys.setswitchinterval(SWITCH_INTERVAL)
+        _project_pool = QThreadPool()
+        _project_pool.setMaxThreadCount(1)
+        _project_pool.setExpiryTimeout(-1)
+    return _project_pool
+
+
 def general_pool() -> QThreadPool:
     """The shared pool for work that does not touch PyMuPDF."""
     return QThreadPool.globalInstance()
@@ -178,3 +208,120 @@ def _release(worker: Worker) -> None:
 def busy() -> bool:
     """True while any worker started through :func:`start` has not finished."""
     return bool(_live)
+
+
+_quiet_lock = threading.Lock()
+_quiet_depth = 0  # project-sized jobs running under quiet_collector
+
+
+@contextmanager
+def quiet_collector() -> Iterator[None]:
+    """Keep the cyclic garbage collector out of a project-sized job, and its survivors after.
+
+    A collection holds the GIL, whichever thread runs it, so it freezes the
+    window: at 10k answers a job's hundreds of thousands of new objects made
+    single collections of 100 ms, and full ones grow with the heap. So the
+    collector waits while any such job runs, and what survives the job (the
+    snapshot a view shows, the core's memo tables) is frozen — moved where the
+    collector never walks (``gc.freeze``), like a server freezing its start-up
+    heap. Objects freed later go by reference counting, as everything these
+    jobs build does (records, dicts, tuples: no cycles).
+    """
+    global _quiet_depth
+    with _quiet_lock:
+        _quiet_depth += 1
+        if _quiet_depth == 1:
+            gc.disable()
+    try:
+        yield
+    finally:
+        with _quiet_lock:
+            _quiet_depth -= 1
+            if _quiet_depth == 0:
+                gc.freeze()
+                gc.enable()
+
+
+def _quietly(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    with quiet_collector():
+        return fn(*args, **kwargs)
+
+
+class LatestJob(QObject):
+    """One background computation a view keeps current: a newer request supersedes an older one.
+
+    A burst of changes (typing a search, a lexicon edit per click, a run storing
+    answers) must not queue one full recomputation per change on a two-core
+    machine: at most one job runs; requests made meanwhile collapse into one
+    that starts when it ends (the running one is asked to stop, for jobs that
+    check their control), and only the newest request's result is delivered.
+    """
+
+    result = Signal(object)  # the newest request's return value
+    partial = Signal(object)  # a first result the newest request published
+    error = Signal(object)  # the exception the newest request raised
+    busy_changed = Signal(bool)  # True while a request is running or pending
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._running: Worker | None = None
+        self._pending: tuple[Callable[..., Any], tuple[Any, ...], bool] | None = None
+        self._generation = 0
+
+    @property
+    def busy(self) -> bool:
+        """Whether a request is running or waiting to run."""
+        return self._running is not None or self._pending is not None
+
+    def request(self, fn: Callable[..., Any], *args: Any, publishes: bool = False) -> None:
+        """Compute ``fn(*args)`` on :func:`project_pool`; supersedes every earlier request.
+
+        ``fn`` runs under :func:`quiet_collector`: these are the project-sized jobs.
+        With ``publishes``, ``fn`` also gets ``control=TaskControl`` and may
+        :meth:`~TaskControl.publish` a first result (the first screenful) before
+        its last, and should :meth:`~TaskControl.check` between steps.
+        """
+        self._generation += 1
+        was_busy = self.busy
+        self._pending = (fn, args, publishes)
+        if self._running is not None:
+            self._running.cancel()  # its result is dropped; it stops early if it checks
+        else:
+            self._start_pending()
+        if not was_busy:
+            self.busy_changed.emit(True)
+
+    def drop(self) -> None:
+        """Forget every request (the project closed): nothing more is delivered."""
+        self._generation += 1
+        self._pending = None
+        if self._running is not None:
+            self._running.cancel()
+
+    def _start_pending(self) -> None:
+        assert self._pending is not None
+        fn, args, publishes = self._pending
+        self._pending = None
+        generation = self._generation
+        worker = Worker(_quietly, fn, *args, pass_control=publishes)
+        worker.signals.partial.connect(
+            _guarded(self, lambda value: self._deliver(generation, self.partial, value))
+        )
+        worker.deliver_to(
+            self,
+            result=lambda value: self._deliver(generation, self.result, value),
+            error=lambda exc: self._deliver(generation, self.error, exc),
+            finished=self._finished,
+        )
+        self._running = start(worker, project_pool())
+
+    def _deliver(self, generation: int, signal: Any, value: object) -> None:
+        if generation == self._generation and self._pending is None:
+            signal.emit(value)
+
+    def _finished(self) -> None:
+        self._running = None
+        if self._pending is not None:
+            self._start_pending()
+        else:
+            self.busy_changed.emit(False)

@@ -88,6 +88,25 @@ def schema_version(db: Connection) -> int:
     return int(db.execute("PRAGMA user_version").fetchone()[0])
 
 
+def data_version(db: Connection) -> int:
+    """A number that changes when another connection commits to the project.
+
+    Cheap, so a window can poll it to notice a CLI run's answers or a teammate's
+    edits. SQLite's ``PRAGMA data_version`` ignores this connection's own commits;
+    PostgreSQL has no such counter, so there it is a digest of the newest answer,
+    the newest review decision and the items' edit versions (own commits change it
+    too, which costs one extra refresh).
+    """
+    if isinstance(db, PgConnection):
+        row = db.execute(
+            "SELECT (SELECT COALESCE(MAX(id), 0) FROM responses),"
+            " (SELECT COALESCE(MAX(id), 0) FROM review_events),"
+            " (SELECT COUNT(*) FROM items), (SELECT COALESCE(SUM(version), 0) FROM items)"
+        ).fetchone()
+        return hash(tuple(int(v) for v in row)) & 0x7FFFFFFFFFFFFFFF
+    return int(db.execute("PRAGMA data_version").fetchone()[0])
+
+
 def migrate(db: Connection, where: str) -> None:
     """Apply missing migrations, one transaction each; refuse newer databases."""
     version = schema_version(db)

@@ -3,7 +3,10 @@
 The item list is a read-only view of ``project.items.list`` with the filters
 the store understands (status, tier, pattern, text search) plus a score filter
 on each item's mean F1 over its latest model answers; it reloads whenever the
-session says items changed.
+session says items changed. Scoring grows with the project, so the rows are
+read on a worker (:func:`ui.curate.scores.item_rows`) through a
+:class:`ui.workers.LatestJob`: a burst of searches or edits costs one reload,
+and the list keeps its rows (and says "loading…") until the new ones arrive.
 """
 
 from __future__ import annotations
@@ -27,17 +30,13 @@ from PySide6.QtWidgets import (
 )
 
 from labeler.store.records import PATTERNS, STATUSES, TIERS, Item
-from ui.curate.scores import item_scores
+from ui import workers
+from ui.curate.scores import SCORE_FILTERS, ItemRows, item_rows
+from ui.errors import show_error
 from ui.session import Session
 
 COLUMNS = ("Subject", "Status", "Labels", "F1")
 STATUS_COLOURS = {"draft": "#b08800", "ready": "#2f9e44", "excluded": "#868e96"}
-SCORE_FILTERS = {
-    "Any score": None,
-    "No answers yet": lambda s: s is None,
-    "F1 < 0.5": lambda s: s is not None and s < 0.5,
-    "F1 ≥ 0.5": lambda s: s is not None and s >= 0.5,
-}
 
 
 class ItemsModel(QAbstractTableModel):
@@ -49,15 +48,18 @@ class ItemsModel(QAbstractTableModel):
         self.counts: dict[str, int] = {}
         self.scores: dict[str, float] = {}
 
+        self._rows: dict[str, int] = {}
+
     def load(self, items: list[Item], counts: dict[str, int], scores: dict[str, float]) -> None:
-        """Replace every row."""
+        """Replace every row (a reset costs nothing per row: cells are read when painted)."""
         self.beginResetModel()
         self.items, self.counts, self.scores = items, counts, scores
+        self._rows = {item.id: row for row, item in enumerate(items)}
         self.endResetModel()
 
     def row_of(self, item_id: str) -> int:
         """The row showing ``item_id``, or -1."""
-        return next((i for i, item in enumerate(self.items) if item.id == item_id), -1)
+        return self._rows.get(item_id, -1)
 
     def rowCount(self, parent: QModelIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.items)
@@ -123,6 +125,11 @@ class ItemsPanel(QWidget):
             self.score_filter.addItem(text)
         self.score_filter.currentIndexChanged.connect(self.reload)
         self._debounce = QTimer(self, singleShot=True, interval=200)
+        self.job = workers.LatestJob(self)
+        self.job.result.connect(self._loaded)
+        self.job.error.connect(self._failed)
+        self._wanted: tuple[str, bool] | None = None  # asked to select before its row arrived
+        self._select_first = False  # a project was opened: select its first item once loaded
         self._debounce.timeout.connect(self.reload)
         self.search.textChanged.connect(lambda _: self._debounce.start())
 
@@ -137,8 +144,11 @@ class ItemsPanel(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(26)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        for column in range(1, len(COLUMNS)):
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        # Fixed widths that fit the widest value: measuring the contents reads every row.
+        metrics = self.table.fontMetrics()
+        for column, widest in enumerate(("excluded", "Labels", "0.00"), start=1):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
+            header.resizeSection(column, metrics.horizontalAdvance(widest) + 18)
         self.table.selectionModel().currentRowChanged.connect(self._item_row)
 
         self.sources = QTableWidget(0, 3, self)
@@ -176,30 +186,60 @@ class ItemsPanel(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.tabs)
 
-        session.project_opened.connect(self.reload)
+        session.project_opened.connect(self._project_opened)
         session.project_opened.connect(self.reload_sources)
+        session.project_closed.connect(self._project_closed)
         session.items_changed.connect(self.reload)
         session.responses_changed.connect(self.reload)
         session.lexicon_changed.connect(self.reload)
 
     def reload(self) -> None:
-        """Re-read the items with the current filters, keeping the selection."""
+        """Re-read the items with the current filters on a worker, keeping the selection."""
         project = self.session.project
         if project is None:
+            self.job.drop()
             self.model.load([], {}, {})
             return
+        filters = {name: combo.currentData() for name, combo in self.filters.items()}
+        self.tabs.setTabText(0, "Items (loading…)")
+        self.job.request(
+            item_rows,
+            project.folder,
+            self.search.text().strip(),
+            filters,
+            self.score_filter.currentText(),
+        )
+
+    @property
+    def loading(self) -> bool:
+        """Whether new rows are being read."""
+        return self.job.busy
+
+    def _project_opened(self) -> None:
+        self.model.load([], {}, {})  # never show one project's rows under another's name
+        self._wanted, self._select_first = None, True
+        self.reload()
+
+    def _project_closed(self) -> None:
+        self.job.drop()
+        self.model.load([], {}, {})
+
+    def _loaded(self, rows: ItemRows) -> None:
         current = self.current_item_id()
-        kwargs = {name: combo.currentData() for name, combo in self.filters.items()}
-        items = project.items.list(search=self.search.text().strip(), **kwargs)
-        keys = project.items.keys()
-        scores = item_scores(project)
-        accept = SCORE_FILTERS[self.score_filter.currentText()]
-        if accept is not None:
-            items = [i for i in items if accept(scores.get(i.id))]
-        self.model.load(items, {i: len(k) for i, k in keys.items()}, scores)
-        self.tabs.setTabText(0, f"Items ({len(items)})")
-        if current is not None:
+        self.model.load(rows.items, rows.counts, rows.scores)
+        self.tabs.setTabText(0, f"Items ({len(rows.items)})")
+        wanted, self._wanted = self._wanted, None
+        first, self._select_first = self._select_first, False
+        if wanted is not None:
+            self.select_item(*wanted)
+        elif current is not None:
             self.select_item(current, emit=False)
+        elif first and rows.items:
+            self.select_item(rows.items[0].id)
+
+    def _failed(self, exc: BaseException) -> None:
+        self.tabs.setTabText(0, "Items (not loaded)")
+        show_error(exc, self, "Items")
 
     def reload_sources(self) -> None:
         """Re-read the source documents."""
@@ -225,10 +265,17 @@ class ItemsPanel(QWidget):
         return self.model.items[row].id if 0 <= row < len(self.model.items) else None
 
     def select_item(self, item_id: str, emit: bool = True) -> None:
-        """Select ``item_id`` in the list (if the filters show it)."""
+        """Select ``item_id`` in the list (if the filters show it).
+
+        While rows are loading, an item not listed yet (one just added) is
+        selected when they arrive.
+        """
         row = self.model.row_of(item_id)
         if row < 0:
+            if self.loading:
+                self._wanted = (item_id, emit)
             return
+        self._wanted = None
         self.table.blockSignals(not emit)
         self.table.selectionModel().blockSignals(not emit)
         self.table.selectRow(row)

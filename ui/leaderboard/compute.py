@@ -18,6 +18,7 @@ import pandas as pd
 from labeler import analysis
 from labeler.results import ScoredCell, load_results, results_frame
 from labeler.store import Project
+from ui.workers import TaskControl
 
 METRICS = analysis.TABLE_COLUMNS[1:]  # the card's table, less its "model" column
 
@@ -55,10 +56,16 @@ class Leaderboard:
     n_answers: int  # answers that count (labeler.results.answer_counts)
     n_unanswered: int  # API errors: no answer from the model
     n_stale: int = 0  # answered for an older subject or image: not counted until re-run
+    intervals: bool = True  # False: the CIs are still being computed
 
 
-def compute(folder: Path, n_boot: int = 2000) -> Leaderboard:
-    """Score the project and build the table, CIs and flags (opens its own connection)."""
+def compute(folder: Path, n_boot: int = 2000, control: TaskControl | None = None) -> Leaderboard:
+    """Score the project and build the table, CIs and flags (opens its own connection).
+
+    With ``control`` the table and flags are published first, without CIs: the
+    bootstrap is most of the time on a large project, and the means are what a
+    curator reads first.
+    """
     with Project.open(folder) as project:
         cells = load_results(project)
     counted = [c for c in cells if c.counts]  # labeler.results.answer_counts: the one rule
@@ -68,24 +75,32 @@ def compute(folder: Path, n_boot: int = 2000) -> Leaderboard:
         return Leaderboard([], [], 0, unanswered, stale)
     frame = results_frame(counted)
     table = analysis.results_table(frame)
-    cis = analysis.bootstrap_ci(frame, n_boot=n_boot)
     paired = analysis.paired_items(frame)
     markers = analysis.marker_table(frame)
+    flags = _item_flags(counted, frame)
+
+    def board(bounds: dict[str, dict[str, tuple[float, float]]], intervals: bool) -> Leaderboard:
+        rows = [
+            ModelRow(
+                model=record["model"],
+                values={m: float(record[m]) for m in METRICS},
+                cis=bounds.get(record["model"], {}),
+                paired=int(paired.get(record["model"], 0)),
+                markers=_marker_row(markers, record["model"]),
+            )
+            for record in table.to_dict("records")
+        ]
+        return Leaderboard(rows, flags, len(counted), unanswered, stale, intervals)
+
+    if control is not None:
+        control.publish(board({}, intervals=False))
+        control.check()
+    cis = analysis.bootstrap_ci(frame, n_boot=n_boot)
     bounds: dict[str, dict[str, tuple[float, float]]] = {}
     for record in cis.itertuples(index=False):
         if not (math.isnan(record.lo) or math.isnan(record.hi)):
             bounds.setdefault(record.model, {})[record.metric] = (record.lo, record.hi)
-    rows = [
-        ModelRow(
-            model=record["model"],
-            values={m: float(record[m]) for m in METRICS},
-            cis=bounds.get(record["model"], {}),
-            paired=int(paired.get(record["model"], 0)),
-            markers=_marker_row(markers, record["model"]),
-        )
-        for record in table.to_dict("records")
-    ]
-    return Leaderboard(rows, _item_flags(counted), len(counted), unanswered, stale)
+    return board(bounds, intervals=True)
 
 
 def _marker_row(markers: pd.DataFrame | None, model: str) -> dict[str, float] | None:
@@ -95,9 +110,9 @@ def _marker_row(markers: pd.DataFrame | None, model: str) -> dict[str, float] | 
     return {c: float(v) for c, v in markers.loc[model].items()}
 
 
-def _item_flags(counted: list[ScoredCell]) -> list[ItemFlag]:
-    """The core's per-item summary over the counted cells."""
-    summary = analysis.item_summary(results_frame(counted))
+def _item_flags(counted: list[ScoredCell], frame: pd.DataFrame) -> list[ItemFlag]:
+    """The core's per-item summary over the counted cells (``frame``: their results frame)."""
+    summary = analysis.item_summary(frame)
     first: dict[str, ScoredCell] = {}
     for c in counted:
         first.setdefault(c.item_id, c)

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QSplitter,
     QStyledItemDelegate,
+    QTableView,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -35,17 +36,12 @@ from ui import workers
 from ui.errors import show_error
 from ui.leaderboard.chart import GroundingChart
 from ui.leaderboard.compute import METRICS, ItemFlag, Leaderboard, ModelRow, compute
+from ui.leaderboard.flags import FLAG_FILTERS, FlagsModel
 from ui.session import Session
 
 CiRole = Qt.ItemDataRole.UserRole + 30
-SortRole = Qt.ItemDataRole.UserRole + 31
 EXTRA_COLUMNS = ("paired", "markers")
 MARKER_CONDITION = "told"  # the card's headline condition
-FLAG_FILTERS = {
-    "all": "All items",
-    "recitable": "Recitable (F1 ≥ 0.5 with no image)",
-    "unsolved": "Unsolved (no model ever scored 1.0)",
-}
 
 
 def format_metric(metric: str, value: float) -> str:
@@ -57,16 +53,6 @@ def format_metric(metric: str, value: float) -> str:
     if metric == "recited":
         return f"{value:.0f}%"
     return f"{value:.1f}%"
-
-
-class SortItem(QTableWidgetItem):
-    """A table item that sorts by a number, not by its text."""
-
-    def __lt__(self, other: QTableWidgetItem) -> bool:
-        a, b = self.data(SortRole), other.data(SortRole)
-        if isinstance(a, float) and isinstance(b, float):
-            return a < b
-        return self.text().lower() < other.text().lower()
 
 
 class CiDelegate(QStyledItemDelegate):
@@ -102,7 +88,10 @@ class LeaderboardView(QWidget):
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.session = session
-        self.worker: workers.Worker | None = None
+        self.job = workers.LatestJob(self)  # one computation at a time; the newest wins
+        self.job.result.connect(self._ready)
+        self.job.partial.connect(self._ready)  # the table first, its CIs after
+        self.job.error.connect(self._failed)
         self.board: Leaderboard | None = None
         self._stale = True
 
@@ -138,8 +127,9 @@ class LeaderboardView(QWidget):
         for key, label in FLAG_FILTERS.items():
             self.flag_filter.addItem(label, key)
         self.flag_counts = QLabel()
-        self.flags = QTableWidget(0, 5)
-        self.flags.setHorizontalHeaderLabels(["Item", "Subject", "Best F1", "No-image", "Flags"])
+        self.flags_model = FlagsModel(self)
+        self.flags = QTableView()
+        self.flags.setModel(self.flags_model)
         self.flags.verticalHeader().hide()
         self.flags.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.flags.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -147,11 +137,13 @@ class LeaderboardView(QWidget):
         self.flags.setAlternatingRowColors(True)
         self.flags.setSortingEnabled(True)
         self.flags.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+        self.flags.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.flags.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         fheader = self.flags.horizontalHeader()
         fheader.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        for column in (0, 2, 3, 4):
-            fheader.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        for column in (0, 2, 3, 4):  # fixed: measuring contents would read every row
+            fheader.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
+            fheader.resizeSection(column, 120 if column in (0, 4) else 72)
 
         table_box = QGroupBox("Results: mean name-set F1, 95% bootstrap CI over items")
         QVBoxLayout(table_box).addWidget(self.table)
@@ -186,8 +178,14 @@ class LeaderboardView(QWidget):
             session.lexicon_changed,
         ):
             signal.connect(self._invalidate)
+        session.project_closed.connect(self._closed)
         if session.project is not None:
             self._invalidate()
+
+    def _closed(self) -> None:
+        """The project closed: its numbers must not show under the next one's name."""
+        self.job.drop()
+        self.board = None
 
     def _invalidate(self, *_: object) -> None:
         self._stale = True
@@ -205,27 +203,21 @@ class LeaderboardView(QWidget):
         project = self.session.project
         if project is None:
             return
-        self.summary.setText("Computing the leaderboard…")
-        worker = workers.Worker(compute, project.folder)
-        # Bound methods, not lambdas: Qt drops the connection if this view is deleted first.
-        worker.signals.result.connect(self._ready)
-        worker.signals.error.connect(self._failed)
-        self.worker = workers.start(worker)
+        first = self.board is None  # then show the table before its CIs are computed
+        if first:
+            self.summary.setText("Computing the leaderboard…")
+        self.job.request(compute, project.folder, publishes=first)
 
-    def _current(self) -> bool:
-        """Whether the signal being handled comes from the latest computation."""
-        return self.worker is not None and self.sender() is self.worker.signals
+    @property
+    def computing(self) -> bool:
+        """Whether newer numbers are being computed."""
+        return self.job.busy
 
     def _failed(self, exc: BaseException) -> None:
-        if self._current():
-            self.worker = None
-            self.summary.setText("The leaderboard could not be computed.")
-            show_error(exc, self, "Leaderboard")
+        self.summary.setText("The leaderboard could not be computed.")
+        show_error(exc, self, "Leaderboard")
 
     def _ready(self, board: Leaderboard) -> None:
-        if not self._current():
-            return  # superseded by a newer computation
-        self.worker = None
         self.board = board
         if not board.rows:
             self.summary.setText("No answers yet: run some models from the Run view.")
@@ -238,6 +230,7 @@ class LeaderboardView(QWidget):
                 f"{counted(len(board.items), 'item')} · "
                 f"{board.n_answers:,} counted answers{skipped}. "
                 "grounded = told − no-image (points); recited = no-image ÷ told (%)."
+                + ("" if board.intervals else " Computing the confidence intervals…")
             )
         self._fill_table(board.rows)
         self.chart.set_rows(board.rows)
@@ -293,44 +286,10 @@ class LeaderboardView(QWidget):
     def _fill_flags(self) -> None:
         board = self.board
         items: list[ItemFlag] = board.items if board else []
-        which = self.flag_filter.currentData()
-        shown = [
-            i
-            for i in items
-            if which == "all"
-            or (which == "recitable" and i.recitable)
-            or (which == "unsolved" and i.unsolved_core)
-        ]
+        self.flags_model.set_filter(self.flag_filter.currentData())
+        self.flags_model.set_items(items)
         recitable = sum(i.recitable for i in items)
         unsolved = sum(i.unsolved_core for i in items)
         self.flag_counts.setText(
             f"{recitable} of {len(items)} recitable · {unsolved} unsolved" if items else ""
         )
-        self.flags.setSortingEnabled(False)
-        self.flags.setRowCount(len(shown))
-        for r, flag in enumerate(shown):
-            words = [
-                w
-                for w, on in (("recitable", flag.recitable), ("unsolved", flag.unsolved_core))
-                if on
-            ]
-            cells = [
-                (flag.label, None),
-                (flag.subject, None),
-                (f"{flag.best_f1 * 100:.0f}", flag.best_f1),
-                (
-                    "—" if math.isnan(flag.best_no_image) else f"{flag.best_no_image * 100:.0f}",
-                    -1.0 if math.isnan(flag.best_no_image) else flag.best_no_image,
-                ),
-                (", ".join(words), None),
-            ]
-            for c, (text, key) in enumerate(cells):
-                item = SortItem(text)
-                if key is not None:
-                    item.setData(SortRole, key)
-                    item.setTextAlignment(
-                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
-                    )
-                item.setToolTip(flag.item_id if c == 0 else text)
-                self.flags.setItem(r, c, item)
-        self.flags.setSortingEnabled(True)

@@ -1,31 +1,36 @@
-"""What the review screens show: every item's latest answers, scored on demand.
+"""What the review screens show: every item's latest answers, scored by the core.
 
-Opening a 200-item × 36-column project must take under a second, so loading
-reads the store in three queries and scores nothing; a cell is scored the first
-time a view asks for it, by :func:`labeler.results.score_cell` — the scoring
-``load_results`` and the export use — from the key's names
-(:func:`labeler.results.key_names`) and the item's
-:func:`labeler.results.project_lexicon`. The core memoises scores per lexicon,
-so a cell asked for again, or after an unrelated lexicon edit's reload, is a lookup.
-Whether a cell's answer counts is :func:`labeler.results.answer_counts` (the rule
-the leaderboard, ``labeler report`` and the export use); items whose key prints
-marker letters also get the cell's marker accuracy (:func:`labeler.results.score_markers`).
+A project of 100,000 answers must open as fast as one of 7,000, so nothing
+here that grows with the project runs on the GUI thread. :func:`load_review`
+runs on a worker with its own connection: it takes every cell's score from
+:func:`labeler.results.load_results` (the scoring the leaderboard and the
+export use, read from the store's score cache where there is one) and keeps
+only what the matrix paints — a small :class:`CellSummary` per cell — plus each
+item's filter flags, so switching filters is a lookup. :class:`ReviewData`
+wraps that snapshot on the GUI thread; the one item the curator opens is read
+in full (its raw answers, :func:`labeler.store.summaries.item_latest`) and its
+names scored by :func:`labeler.results.score_cell` with the item's
+:func:`labeler.results.project_lexicon` — the same numbers, for ~50 cells.
+Whether a cell's answer counts is :func:`labeler.results.answer_counts`; items
+whose key prints marker letters also get the cell's marker accuracy
+(:func:`labeler.results.score_markers`).
 """
 
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
+from collections import defaultdict
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from labeler.lexicon import Lexicon
 from labeler.prompts import CONDITIONS
 from labeler.results import (
-    answer_counts,
+    ScoredCell,
     answer_labels,
-    is_stale,
     key_markers,
     key_names,
+    load_results,
     project_lexicon,
     score_cell,
     score_markers,
@@ -33,7 +38,8 @@ from labeler.results import (
 from labeler.review import effective_overrides
 from labeler.scoring import MarkerScore, NameScore
 from labeler.status import ResponseStatus
-from labeler.store import Item, Project, Response
+from labeler.store import Item, KeyEntry, Project, Response
+from labeler.store.summaries import item_latest
 from ui.review.style import FAILURE_STATUSES
 
 #: An item whose models' F1 for one condition spread by at least this much "disagrees".
@@ -55,29 +61,139 @@ class Column:
         return self.model.rsplit("/", 1)[-1]
 
 
-class ReviewData:
-    """A read-only snapshot of a project's items, keys and latest responses."""
+@dataclass(frozen=True, slots=True)
+class CellSummary:
+    """What the matrix paints for one cell: its latest answer's status and score."""
 
-    def __init__(self, project: Project) -> None:
-        self.items: list[Item] = project.items.list()
-        self._items = {item.id: item for item in self.items}
+    response_id: int
+    status: str
+    parse_ok: bool
+    stale: bool  # answered for an older subject or image
+    counts: bool  # labeler.results.answer_counts
+    f1: float
+    precision: float
+    recall: float
+    markers: MarkerScore | None = None  # items whose key has named markers
+
+
+@dataclass(frozen=True)
+class ReviewSnapshot:
+    """Everything the matrix needs, read and scored on a worker (no raw answer text)."""
+
+    items: list[Item]
+    keys: dict[str, tuple[str, ...]]
+    markers: dict[str, dict[str, str]]
+    columns: list[Column]
+    cells: dict[CellKey, CellSummary]
+    flagged: dict[str, frozenset[str]] = field(default_factory=dict)  # filter -> item ids
+    overrides: dict[int, float] = field(default_factory=dict)  # response id -> reviewer's F1
+
+
+def load_review(folder: Path) -> ReviewSnapshot:
+    """Read and score every cell for the review screens (on a worker: own connection).
+
+    Every item at once, not the first screenful first: scoring a subset
+    (``load_results(project, item_ids)``) prunes the core's answer memo to that
+    subset, so the full read after it re-parsed every answer (22 s instead of
+    4 s at 100k answers).
+    """
+    with Project.open(folder) as project:
+        items = project.items.list()
         entries = project.items.keys()
-        self.keys: dict[str, tuple[str, ...]] = {i: key_names(e) for i, e in entries.items()}
-        self.markers: dict[str, dict[str, str]] = {
-            i: found for i, e in entries.items() if (found := key_markers(e))
-        }
-        self.responses: dict[CellKey, Response] = {
-            (r.item_id, r.model, r.condition): r for r in project.responses.latest()
-        }
-        order = {c: i for i, c in enumerate(CONDITIONS)}
-        self.columns: list[Column] = sorted(
-            {Column(m, c) for _, m, c in self.responses},
-            key=lambda col: (col.model, order.get(col.condition, len(order))),
+        scored = load_results(project)
+        overrides = {rid: o.value for rid, o in effective_overrides(project).items()}
+    return _snapshot(items, entries, scored, overrides)
+
+
+def _snapshot(
+    items: list[Item],
+    entries: dict[str, list[KeyEntry]],
+    scored: list[ScoredCell],
+    overrides: dict[int, float],
+) -> ReviewSnapshot:
+    cells = {
+        (c.item_id, c.model, c.condition): CellSummary(
+            c.response_id,
+            c.status,
+            c.parse_ok,
+            c.stale,
+            c.counts,
+            c.f1,
+            c.precision,
+            c.recall,
+            c.markers,
         )
+        for c in scored
+    }
+    order = {c: i for i, c in enumerate(CONDITIONS)}
+    columns = sorted(
+        {Column(m, c) for _, m, c in cells},
+        key=lambda col: (col.model, order.get(col.condition, len(order))),
+    )
+    return ReviewSnapshot(
+        items=items,
+        keys={i: key_names(e) for i, e in entries.items()},
+        markers={i: found for i, e in entries.items() if (found := key_markers(e))},
+        columns=columns,
+        cells=cells,
+        flagged=_flagged(cells),
+        overrides=overrides,
+    )
+
+
+def _flagged(cells: dict[CellKey, CellSummary]) -> dict[str, frozenset[str]]:
+    """The items each of :data:`FILTERS` keeps (all but "all").
+
+    Models "disagree" when their F1 for the same condition differ by at least
+    :data:`DISAGREEMENT`; failed calls are not answers and take no part in it.
+    """
+    failures, parse_errors = set(), set()
+    by_condition: dict[tuple[str, str], list[float]] = defaultdict(list)
+    for (item_id, _, condition), cell in cells.items():
+        if cell.status in FAILURE_STATUSES:
+            failures.add(item_id)
+        else:
+            by_condition[(item_id, condition)].append(cell.f1)
+        if cell.status == ResponseStatus.PARSE_ERROR or (
+            cell.status == ResponseStatus.OK and not cell.parse_ok
+        ):
+            parse_errors.add(item_id)
+    different = {
+        item_id
+        for (item_id, _), f1 in by_condition.items()
+        if len(f1) > 1 and max(f1) - min(f1) >= DISAGREEMENT
+    }
+    return {
+        "different": frozenset(different),
+        "failures": frozenset(failures),
+        "parse_errors": frozenset(parse_errors),
+    }
+
+
+class ReviewData:
+    """A read-only snapshot of a project's items, keys and latest answers' scores.
+
+    Built on the GUI thread from a :class:`ReviewSnapshot` (no project-sized work);
+    the answers of an item the curator opens are read from ``project`` then.
+    """
+
+    def __init__(self, project: Project, snapshot: ReviewSnapshot) -> None:
+        self.items = snapshot.items
+        self._items = {item.id: item for item in self.items}
+        self.keys = snapshot.keys
+        self.markers = snapshot.markers
+        self.columns = snapshot.columns
+        self.cells = snapshot.cells
+        self.flagged = snapshot.flagged
         self._project = project  # read on the GUI thread only, like every view's project
         self._lexicons: dict[str, Lexicon] = {}
         # a reviewer's score replaces the scorer's F1, as in every published number
-        self.overrides = {rid: o.value for rid, o in effective_overrides(project).items()}
+        self.overrides = snapshot.overrides
+        self._answers: dict[str, dict[CellKey, Response]] = {}  # the items opened
+
+    def item(self, item_id: str) -> Item:
+        """The item called ``item_id``."""
+        return self._items[item_id]
 
     # -- lexicon ------------------------------------------------------------
 
@@ -93,13 +209,24 @@ class ReviewData:
 
     # -- cells --------------------------------------------------------------
 
+    def summary(self, item_id: str, column: Column) -> CellSummary | None:
+        """What the matrix shows for a cell, or None when the cell was never run."""
+        return self.cells.get((item_id, column.model, column.condition))
+
     def response(self, item_id: str, column: Column) -> Response | None:
-        """The latest answer in a cell, or None when the cell was never run."""
-        return self.responses.get((item_id, column.model, column.condition))
+        """The latest answer in a cell, in full (read when its item is opened)."""
+        answers = self._answers.get(item_id)
+        if answers is None:
+            if len(self._answers) > 64:  # only the items the curator stepped through
+                self._answers.clear()
+            answers = self._answers[item_id] = {
+                (r.item_id, r.model, r.condition): r for r in item_latest(self._project, item_id)
+            }
+        return answers.get((item_id, column.model, column.condition))
 
     def score(self, item_id: str, column: Column) -> NameScore | None:
         """The cell's name-set score, or None when the cell was never run."""
-        response = self.responses.get((item_id, column.model, column.condition))
+        response = self.response(item_id, column)
         if response is None:
             return None
         score = score_cell(
@@ -110,13 +237,13 @@ class ReviewData:
 
     def stale(self, item_id: str, column: Column) -> bool:
         """The cell's answer was given for an older subject or image (export leaves it out)."""
-        response = self.response(item_id, column)
-        return response is not None and is_stale(response, self._items[item_id])
+        cell = self.summary(item_id, column)
+        return cell is not None and cell.stale
 
     def counts(self, item_id: str, column: Column) -> bool:
         """Whether the cell's answer counts (:func:`labeler.results.answer_counts`)."""
-        response = self.response(item_id, column)
-        return response is not None and answer_counts(response.status, self.stale(item_id, column))
+        cell = self.summary(item_id, column)
+        return cell is not None and cell.counts
 
     def marker_score(self, item_id: str, column: Column) -> MarkerScore | None:
         """The cell's marker accuracy; None when never run or the key has no named markers."""
@@ -127,36 +254,13 @@ class ReviewData:
 
     # -- item filters -------------------------------------------------------
 
-    def disagrees(self, item_id: str) -> bool:
-        """Models' F1 for the same condition differ by at least :data:`DISAGREEMENT`.
+    def keeps(self, item_id: str, filter_name: str) -> bool:
+        """Whether an item passes one of :data:`FILTERS`."""
+        return filter_name == "all" or item_id in self.flagged.get(filter_name, frozenset())
 
-        Failed calls are not answers, so they take no part in a disagreement.
-        """
-        by_condition: dict[str, list[float]] = {}
-        for column in self.columns:
-            response = self.response(item_id, column)
-            if response is None or response.status in FAILURE_STATUSES:
-                continue
-            score = self.score(item_id, column)
-            assert score is not None
-            by_condition.setdefault(column.condition, []).append(score.f1)
-        return any(max(f) - min(f) >= DISAGREEMENT for f in by_condition.values() if len(f) > 1)
-
-    def has_failure(self, item_id: str) -> bool:
-        """Some model gave no usable answer (truncated, empty, refused, API error)."""
-        return any(r.status in FAILURE_STATUSES for r in self._item_responses(item_id))
-
-    def has_parse_error(self, item_id: str) -> bool:
-        """Some answer did not parse cleanly."""
-        return any(
-            r.status == ResponseStatus.PARSE_ERROR
-            or (r.status == ResponseStatus.OK and not r.parse_ok)
-            for r in self._item_responses(item_id)
-        )
-
-    def _item_responses(self, item_id: str) -> list[Response]:
-        found = (self.response(item_id, c) for c in self.columns)
-        return [r for r in found if r is not None]
+    def filtered(self, filter_name: str) -> list[str]:
+        """The ids of the items passing ``filter_name``, in order."""
+        return [i.id for i in self.items if self.keeps(i.id, filter_name)]
 
 
 def marker_text(markers: MarkerScore) -> str:
@@ -175,21 +279,3 @@ FILTERS: dict[str, str] = {
     "failures": "Failures",
     "parse_errors": "Parse errors",
 }
-
-
-def keep(data: ReviewData, item_id: str, filter_name: str) -> bool:
-    """Whether an item passes one of :data:`FILTERS`."""
-    if filter_name == "different":
-        return data.disagrees(item_id)
-    if filter_name == "failures":
-        return data.has_failure(item_id)
-    if filter_name == "parse_errors":
-        return data.has_parse_error(item_id)
-    return True
-
-
-def filtered_items(folder: Path, filter_name: str) -> list[str]:
-    """The ids of the items passing ``filter_name``, in order (for a worker: own connection)."""
-    with Project.open(folder) as project:
-        data = ReviewData(project)
-        return [i.id for i in data.items if keep(data, i.id, filter_name)]

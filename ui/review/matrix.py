@@ -1,8 +1,9 @@
 """The overview matrix: items down, model × condition across, one F1 per cell.
 
-7,200 cells must open in well under a second, so this is one
-:class:`QAbstractTableModel` painted by one delegate — no widget per cell — and
-a cell is scored only when it is first painted (:class:`ReviewData` caches it).
+100,000 cells must open in well under a second, so this is one
+:class:`QAbstractTableModel` painted by one delegate — no widget per cell, no
+per-cell work at a reset — over the :class:`~ui.review.cells.CellSummary` each
+cell got on the worker that scored the project (:func:`ui.review.cells.load_review`).
 The horizontal header groups the condition columns under their model's name.
 """
 
@@ -20,7 +21,7 @@ from PySide6.QtGui import QFont, QPainter, QPalette, QPolygon
 from PySide6.QtWidgets import QHeaderView, QStyle, QStyledItemDelegate, QStyleOptionViewItem
 
 from labeler.status import ResponseStatus
-from ui.review.cells import Column, ReviewData, marker_text
+from ui.review.cells import CellSummary, Column, ReviewData, marker_text
 from ui.review.style import FAILURE_STATUSES, heat, tone
 
 CONDITION_LABELS = {"blind": "blind", "told": "told", "desc": "desc", "no-image": "no-img"}
@@ -31,9 +32,7 @@ STATUS_LABELS = {
     ResponseStatus.API_ERROR: "error",
 }
 
-ScoreRole = Qt.ItemDataRole.UserRole + 1  # NameScore | None
-ResponseRole = Qt.ItemDataRole.UserRole + 2  # Response | None
-StaleRole = Qt.ItemDataRole.UserRole + 3  # bool: answered for an older subject or image
+SummaryRole = Qt.ItemDataRole.UserRole + 1  # CellSummary | None (never run)
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -46,20 +45,27 @@ class MatrixModel(QAbstractTableModel):
         self.data_source: ReviewData | None = None
         self.item_ids: list[str] = []
         self._labels: dict[str, str] = {}
+        self._numbers: dict[str, int] = {}
 
     def reset(self, data: ReviewData | None, item_ids: list[str]) -> None:
-        """Show ``item_ids`` (in order) from ``data``."""
+        """Show ``item_ids`` (in order) from ``data``.
+
+        New scores for the same rows and columns (a lexicon edit, a re-sent
+        answer) repaint the cells in place, keeping the selection and scroll.
+        """
+        if data is not None and item_ids == self.item_ids and data.columns == self.columns:
+            self.data_source = data
+            self.rescored()
+            return
         self.beginResetModel()
         self.data_source = data
         self.item_ids = item_ids
-        self._labels = {
-            item.id: f"{n}  {item.subject or item.id}"
-            for n, item in enumerate(data.items if data else [], start=1)
-        }
+        self._labels = {}
+        self._numbers = {item.id: n for n, item in enumerate(data.items if data else [], 1)}
         self.endResetModel()
 
     def rescored(self) -> None:
-        """Scores changed (lexicon edit): repaint every cell without resetting selection."""
+        """Scores changed: repaint every cell without resetting the selection."""
         if self.item_ids and self.columns:
             last = self.index(len(self.item_ids) - 1, len(self.columns) - 1)
             self.dataChanged.emit(self.index(0, 0), last)
@@ -78,12 +84,8 @@ class MatrixModel(QAbstractTableModel):
         if not index.isValid() or self.data_source is None:
             return None
         item_id, column = self.item_ids[index.row()], self.columns[index.column()]
-        if role == ScoreRole:
-            return self.data_source.score(item_id, column)
-        if role == ResponseRole:
-            return self.data_source.response(item_id, column)
-        if role == StaleRole:
-            return self.data_source.stale(item_id, column)
+        if role == SummaryRole:
+            return self.data_source.summary(item_id, column)
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._tooltip(item_id, column)
         return None
@@ -102,30 +104,35 @@ class MatrixModel(QAbstractTableModel):
             return None
         item_id = self.item_ids[section]
         if role == Qt.ItemDataRole.DisplayRole:
-            return self._labels.get(item_id, item_id)
+            return self._label(item_id)
         if role == Qt.ItemDataRole.ToolTipRole:
             return item_id
         return None
 
+    def _label(self, item_id: str) -> str:
+        """ "N  subject", made when first painted (a reset makes no per-row strings)."""
+        label = self._labels.get(item_id)
+        if label is None and self.data_source is not None:
+            item = self.data_source.item(item_id)
+            label = self._labels[item_id] = f"{self._numbers[item_id]}  {item.subject or item_id}"
+        return label or item_id
+
     def _tooltip(self, item_id: str, column: Column) -> str:
         assert self.data_source is not None
-        response = self.data_source.response(item_id, column)
-        if response is None:
+        cell = self.data_source.summary(item_id, column)
+        if cell is None:
             return f"{column.model} · {column.condition}: not run"
-        score = self.data_source.score(item_id, column)
-        assert score is not None
-        parse = "" if response.parse_ok else " · did not parse"
+        parse = "" if cell.parse_ok else " · did not parse"
         stale = (
             "\nstale: answered for an older subject or image (not counted; a run re-sends it)"
-            if self.data_source.stale(item_id, column)
+            if cell.stale
             else ""
         )
-        markers = self.data_source.marker_score(item_id, column)
-        marker_line = f"\n{marker_text(markers)}" if markers is not None else ""
+        marker_line = f"\n{marker_text(cell.markers)}" if cell.markers is not None else ""
         return (
             f"{column.model} · {column.condition}\n"
-            f"F1 {score.f1:.2f}  P {score.precision:.2f}  R {score.recall:.2f}{marker_line}\n"
-            f"status {response.status}{parse}{stale}"
+            f"F1 {cell.f1:.2f}  P {cell.precision:.2f}  R {cell.recall:.2f}{marker_line}\n"
+            f"status {cell.status}{parse}{stale}"
         )
 
 
@@ -135,22 +142,21 @@ class MatrixDelegate(QStyledItemDelegate):
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         palette = option.palette
         rect = option.rect.adjusted(1, 1, -1, -1)
-        response = index.data(ResponseRole)
+        cell: CellSummary | None = index.data(SummaryRole)
         painter.save()
-        if response is None:
+        if cell is None:
             painter.setPen(tone(palette, "missed"))
             painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, "·")
-        elif response.status in FAILURE_STATUSES:
+        elif cell.status in FAILURE_STATUSES:
             painter.setPen(tone(palette, "failure"))
-            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, STATUS_LABELS[response.status])
+            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, STATUS_LABELS[cell.status])
         else:
-            score = index.data(ScoreRole)
-            painter.fillRect(rect, heat(palette, score.f1))
+            painter.fillRect(rect, heat(palette, cell.f1))
             painter.setPen(palette.color(QPalette.ColorRole.Text))
-            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, f"{score.f1 * 100:.0f}")
-            if response.status == ResponseStatus.PARSE_ERROR or not response.parse_ok:
+            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, f"{cell.f1 * 100:.0f}")
+            if cell.status == ResponseStatus.PARSE_ERROR or not cell.parse_ok:
                 self._corner(painter, rect, tone(palette, "failure"))
-            if index.data(StaleRole):
+            if cell.stale:
                 self._corner(painter, rect, tone(palette, "missed"), bottom_left=True)
         if option.state & QStyle.StateFlag.State_Selected:
             pen = painter.pen()

@@ -35,7 +35,7 @@ from ui.errors import show_error
 from ui.lexicon.commands import promote
 from ui.review.agreement import AgreementPanel
 from ui.review.answers import AnswersDelegate, AnswersModel, Entry
-from ui.review.cells import FILTERS, Column, ReviewData, filtered_items
+from ui.review.cells import FILTERS, Column, ReviewData, ReviewSnapshot, load_review
 from ui.review.decisions import DecisionPanel
 from ui.review.details import response_html
 from ui.review.figure import FigurePanel
@@ -56,8 +56,9 @@ class ReviewView(QWidget):
         self.data: ReviewData | None = None
         self._stale = True
         self.active_menu: QMenu | None = None
-        self.filter_worker: workers.Worker | None = None
-        self._keep_item: str | None = None
+        self.job = workers.LatestJob(self)  # reads and scores the project on a worker
+        self.job.result.connect(self._loaded)
+        self.job.error.connect(self._load_failed)
 
         self.filter = QComboBox()
         for name, label in FILTERS.items():
@@ -173,6 +174,7 @@ class ReviewView(QWidget):
         ):
             signal.connect(self._invalidate)
         session.lexicon_changed.connect(self._rescore)
+        session.project_closed.connect(self._closed)
         if session.project is not None:
             self.reload()
 
@@ -204,56 +206,54 @@ class ReviewView(QWidget):
         super().showEvent(event)
 
     def reload(self) -> None:
-        """Re-read the project (three queries; nothing is scored until it is shown)."""
+        """Re-read and re-score the project on a worker; the matrix keeps its cells meanwhile."""
         self._stale = False
         project = self.session.project
+        if project is None:
+            self._closed()
+            return
+        if self.data is None:
+            self.empty.setText("Loading answers…")
+            self.empty.show()
+        self.job.request(load_review, project.folder)
+
+    @property
+    def loading(self) -> bool:
+        """Whether newer answers or scores are being read."""
+        return self.job.busy
+
+    def _loaded(self, snapshot: ReviewSnapshot) -> None:
+        project = self.session.project
+        if project is None:
+            return
         current = self.current_item_id()
-        self.data = ReviewData(project) if project is not None else None
-        has_cells = bool(self.data and self.data.columns)
-        self.empty.setVisible(not has_cells)
+        self.data = ReviewData(project, snapshot)
+        self.empty.setText("No responses yet: run some models from the Run view.")
+        self.empty.setVisible(not self.data.columns)
         self._apply_filter(current)
 
+    def _load_failed(self, exc: BaseException) -> None:
+        self.empty.setText("The answers could not be read.")
+        show_error(exc, self, "Review")
+
+    def _closed(self) -> None:
+        self.job.drop()
+        self.data = None
+        self._apply_filter()
+
     def _rescore(self) -> None:
+        """The lexicon changed: the open item's names now, every cell's score on a worker."""
         if self.data is None:
             return
         self.data.reload_lexicon()
-        self.matrix_model.rescored()
         self._show_answers()
+        self._invalidate()
 
     def _apply_filter(self, keep_item: str | None = None) -> None:
-        """Show the items passing the chosen filter.
-
-        "All" is immediate; the others score every cell (about a second on a
-        full project), so they run on a worker with their own connection and
-        the matrix keeps its rows until the answer arrives.
-        """
+        """Show the items passing the chosen filter (flagged when the project was scored)."""
         keep_item = keep_item or self.current_item_id()
         name = self.filter.currentData()
-        project, data = self.session.project, self.data
-        self.filter_worker = None
-        if data is None or project is None or name == "all":
-            self._show_items([i.id for i in data.items] if data else [], keep_item)
-            return
-        self.position.setText("Filtering…")
-        worker = workers.Worker(filtered_items, project.folder, name)
-        worker.signals.result.connect(self._filtered)
-        worker.signals.error.connect(self._filter_failed)
-        self.filter_worker = workers.start(worker)
-        self._keep_item = keep_item
-
-    def _filter_is_current(self) -> bool:
-        worker = self.filter_worker
-        return worker is not None and self.sender() is worker.signals
-
-    def _filtered(self, ids: list[str]) -> None:
-        if self._filter_is_current():
-            self.filter_worker = None
-            self._show_items(ids, self._keep_item)
-
-    def _filter_failed(self, exc: BaseException) -> None:
-        if self._filter_is_current():
-            self.filter_worker = None
-            show_error(exc, self, "Review")
+        self._show_items(self.data.filtered(name) if self.data else [], keep_item)
 
     def _show_items(self, ids: list[str], keep_item: str | None) -> None:
         self.matrix_model.reset(self.data, ids)
@@ -319,7 +319,7 @@ class ReviewView(QWidget):
             self.details.clear()
             self.decisions.show_item(None)
             return
-        item = next(i for i in data.items if i.id == item_id)
+        item = data.item(item_id)
         self.figure.show_item(project, item, project.items.key(item_id))
         self.position.setText(f"Item {ids.index(item_id) + 1} of {len(ids)}")
         self.answers_model.item_id = item_id

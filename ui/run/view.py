@@ -45,6 +45,7 @@ from labeler.runs.batch import BatchRunSummary, CollectSummary
 from labeler.runs.runner import DEFAULT_CONCURRENCY, RunProgress, RunSummary
 from labeler.status import ResponseStatus
 from labeler.store import NewResponse
+from labeler.store.summaries import item_statuses
 from ui import workers
 from ui.errors import show_error
 from ui.review.style import tone
@@ -322,10 +323,10 @@ class RunView(QWidget):
         if project is None:
             return []
         scope = self.scope.currentData()
-        items = project.items.list()
+        items = item_statuses(project)  # ids and statuses only: this runs on the GUI thread
         if scope == "active":
-            return [i.id for i in items if i.status != "excluded"]
-        return [i.id for i in items if i.status == scope]
+            return [i for i, status in items if status != "excluded"]
+        return [i for i, status in items if status == scope]
 
     def _project_opened(self) -> None:
         project = self.session.require_project()

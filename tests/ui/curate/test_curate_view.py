@@ -100,8 +100,9 @@ def test_drag_a_region_erases_it_and_adding_stores_the_item(qtbot, window):
     assert item.page == 2 and item.status == "draft"
     assert set(key_names(window, item.id)) == {f"{first} (outer)"} | (set(LABELS) - {first})
     assert project.assets.path(item.question_asset).is_file()
-    assert view.items.model.rowCount() == 1
-    assert view.items.current_item_id() == item.id
+    # the list re-reads its rows on a worker; the new item is selected when they arrive
+    qtbot.waitUntil(lambda: view.items.model.rowCount() == 1)
+    qtbot.waitUntil(lambda: view.items.current_item_id() == item.id)
 
     # A new draft deselects the item; clicking the item again shows it again.
     view.centre.setCurrentIndex(0)
@@ -191,7 +192,8 @@ def test_item_fields_are_undoable(qtbot, window):
     combo.activated.emit(combo.currentIndex())
     item = project.items.get(item_id)
     assert (item.subject, item.status) == ("animal cell", "ready")
-    assert view.items.model.items[0].status == "ready"
+    # the list re-reads its rows on a worker
+    qtbot.waitUntil(lambda: [i.status for i in view.items.model.items] == ["ready"])
     window.session.undo_stack.undo()
     assert project.items.get(item_id).status == "draft"
     assert form.combos["status"].currentData() == "draft"
@@ -238,10 +240,12 @@ def test_items_filter_by_status_and_search(qtbot, window):
         assert item.status == status
     window.session.items_changed.emit()
     panel = curate(window).items
-    assert panel.model.rowCount() == 3
+    # the rows are read on a worker: wait for them, never for longer than a moment
+    qtbot.waitUntil(lambda: panel.model.rowCount() == 3)
     panel.filters["status"].setCurrentIndex(panel.filters["status"].findData("ready"))
-    assert [i.subject for i in panel.model.items] == ["heart"]
+    qtbot.waitUntil(lambda: [i.subject for i in panel.model.items] == ["heart"])
     panel.filters["status"].setCurrentIndex(0)
+    qtbot.waitUntil(lambda: panel.model.rowCount() == 3)
     window.shortcuts.action("curate.next_item").trigger()
     window.shortcuts.action("curate.next_item").trigger()
     assert curate(window).item.id == panel.model.items[1].id
@@ -271,12 +275,16 @@ def test_items_filter_by_status_and_search(qtbot, window):
             )
         )
     window.session.responses_changed.emit()
-    shown = {
-        panel.model.items[r].subject: panel.model.data(panel.model.index(r, 3)) for r in range(2)
-    }
-    assert shown == {"heart": "1.00", "leaf": "0.00"}
+
+    def shown() -> dict[str, str]:
+        return {
+            item.subject: panel.model.data(panel.model.index(r, 3))
+            for r, item in enumerate(panel.model.items)
+        }
+
+    qtbot.waitUntil(lambda: shown() == {"heart": "1.00", "leaf": "0.00"})
     panel.score_filter.setCurrentText("F1 < 0.5")
-    assert [i.subject for i in panel.model.items] == ["leaf"]
+    qtbot.waitUntil(lambda: [i.subject for i in panel.model.items] == ["leaf"])
     panel.search.clear()
     panel.score_filter.setCurrentText("No answers yet")
     qtbot.waitUntil(lambda: [i.subject for i in panel.model.items] == ["eye"])

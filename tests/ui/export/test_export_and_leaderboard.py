@@ -116,7 +116,7 @@ def test_leaderboard_shows_the_cards_table_chart_and_flags(tmp_path, qtbot, sess
     qtbot.addWidget(view)
     view.resize(1280, 800)
     view.show()
-    qtbot.waitUntil(lambda: view.board is not None, timeout=20_000)
+    qtbot.waitUntil(lambda: view.board is not None and not view.computing, timeout=20_000)
 
     table = view.table
     rows = {
@@ -130,7 +130,8 @@ def test_leaderboard_shows_the_cards_table_chart_and_flags(tmp_path, qtbot, sess
     assert "2 API errors left out" in view.summary.text()
     assert [r.model for r in view.chart.rows] == ["m/a", "m/b"]
 
-    flags = {view.flags.item(r, 0).text(): view.flags.item(r, 4).text() for r in range(2)}
+    model = view.flags_model
+    flags = {model.text(r, 0): model.text(r, 4) for r in range(model.rowCount())}
     assert flags == {"i1": "recitable", "i2": "recitable"}
     view.close()
 

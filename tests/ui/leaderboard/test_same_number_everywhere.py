@@ -94,7 +94,7 @@ def test_leaderboard_curate_report_and_card_agree_after_a_subject_edit(tmp_path,
     view = LeaderboardView(session)
     qtbot.addWidget(view)
     view.show()
-    qtbot.waitUntil(lambda: view.board is not None, timeout=20_000)
+    qtbot.waitUntil(lambda: view.board is not None and not view.computing, timeout=20_000)
     assert view.table.item(0, 0).text() == MODEL
     assert view.table.item(0, 2).text() == "66.7%"
     assert "1 stale answers left out" in view.summary.text()
@@ -102,6 +102,7 @@ def test_leaderboard_curate_report_and_card_agree_after_a_subject_edit(tmp_path,
     panel = ItemsPanel(session)
     qtbot.addWidget(panel)
     panel.reload()
+    qtbot.waitUntil(lambda: not panel.loading)  # the rows are scored on a worker
     scores = {
         item.id: panel.model.data(panel.model.index(row, 3))
         for row, item in enumerate(panel.model.items)

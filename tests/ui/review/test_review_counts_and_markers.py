@@ -46,6 +46,7 @@ def view(tmp_path, qtbot, session):
     widget.resize(1280, 800)
     widget.show()
     qtbot.waitExposed(widget)
+    qtbot.waitUntil(lambda: not widget.loading, timeout=10_000)  # scored on a worker
     return widget
 
 

@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 
 from tests.ui.factory import answer, heart_project
 from ui.review.cells import Column
-from ui.review.matrix import ResponseRole, ScoreRole
+from ui.review.matrix import SummaryRole
 from ui.review.view import ReviewView
 from ui.shortcuts import ShortcutRegistry
 
@@ -21,7 +21,13 @@ def view(tmp_path, qtbot, session):
     widget.resize(1280, 800)
     widget.show()
     qtbot.waitExposed(widget)
+    settle(widget, qtbot)
     return widget
+
+
+def settle(view: ReviewView, qtbot) -> None:
+    """Wait until the view has read and scored the project (on a worker)."""
+    qtbot.waitUntil(lambda: not view.loading, timeout=10_000)
 
 
 def matrix_cell(view: ReviewView, item_id: str, model: str, condition: str):
@@ -60,16 +66,17 @@ def menu_action(menu, data):
 def test_promoting_a_predicted_name_rescores_the_cell_live_and_undo_restores_it(view, qtbot):
     show(view, "heart")
     cell = matrix_cell(view, "heart", "m/a", "told")
-    assert cell.data(ScoreRole).f1 == pytest.approx(2 / 3)
+    assert cell.data(SummaryRole).f1 == pytest.approx(2 / 3)
     told = Column("m/a", "told")
 
     click_answer(view, qtbot, told, "extra", "bicuspid valve")
     action = menu_action(view.active_menu, ("bicuspid valve", "mitral valve", "same"))
     assert action is not None, "the menu offers the missed key name"
     action.trigger()
+    settle(view, qtbot)
 
-    assert cell.data(ScoreRole).f1 == pytest.approx(1.0)
-    matched = [m for m in cell.data(ScoreRole).matches if m.pred == "bicuspid valve"]
+    assert cell.data(SummaryRole).f1 == pytest.approx(1.0)
+    matched = [m for m in view.data.score("heart", told).matches if m.pred == "bicuspid valve"]
     assert [(m.key, m.how) for m in matched] == [("mitral valve", "synonym")]
     assert view.session.project.lexicon.rows() == [("mitral valve", "bicuspid valve", "same")]
     answers = view.answers_model
@@ -78,10 +85,12 @@ def test_promoting_a_predicted_name_rescores_the_cell_live_and_undo_restores_it(
     assert "extra" not in kinds and "missed" not in kinds
 
     view.session.undo_stack.undo()
-    assert cell.data(ScoreRole).f1 == pytest.approx(2 / 3)
+    settle(view, qtbot)
+    assert cell.data(SummaryRole).f1 == pytest.approx(2 / 3)
     assert view.session.project.lexicon.rows() == []
     view.session.undo_stack.redo()
-    assert cell.data(ScoreRole).f1 == pytest.approx(1.0)
+    settle(view, qtbot)
+    assert cell.data(SummaryRole).f1 == pytest.approx(1.0)
 
 
 def test_marking_a_match_distinct_vetoes_it(view, qtbot):
@@ -89,29 +98,32 @@ def test_marking_a_match_distinct_vetoes_it(view, qtbot):
         answer("cell", "m/a", "told", ["nucleus", "ribosme"])  # one slip: fuzzy-matches "ribosome"
     )
     view.session.responses_changed.emit()
+    settle(view, qtbot)
     cell = matrix_cell(view, "cell", "m/a", "told")
-    assert cell.data(ScoreRole).f1 == pytest.approx(1.0)
+    assert cell.data(SummaryRole).f1 == pytest.approx(1.0)
     show(view, "cell")
 
     click_answer(view, qtbot, Column("m/a", "told"), "matched", "ribosme")
     action = menu_action(view.active_menu, ("ribosme", "ribosome", "distinct"))
     assert "not “ribosome”" in action.text()
     action.trigger()
+    settle(view, qtbot)
 
-    assert cell.data(ScoreRole).f1 == pytest.approx(0.5)
+    assert cell.data(SummaryRole).f1 == pytest.approx(0.5)
     assert ("ribosome", "ribosme", "distinct") in view.session.project.lexicon.rows()
 
 
 def test_contradicting_the_lexicon_is_refused_and_changes_nothing(view, qtbot):
     view.session.project.lexicon.add("mitral valve", "bicuspid valve", "distinct")
     view.session.lexicon_changed.emit()
+    settle(view, qtbot)
     show(view, "heart")
     click_answer(view, qtbot, Column("m/a", "told"), "extra", "bicuspid valve")
     action = menu_action(view.active_menu, ("bicuspid valve", "mitral valve", "same"))
     action.trigger()
     assert view.session.project.lexicon.rows() == [("mitral valve", "bicuspid valve", "distinct")]
     assert view.session.undo_stack.count() == 0
-    assert matrix_cell(view, "heart", "m/a", "told").data(ScoreRole).f1 == pytest.approx(2 / 3)
+    assert matrix_cell(view, "heart", "m/a", "told").data(SummaryRole).f1 == pytest.approx(2 / 3)
 
 
 @pytest.mark.parametrize(
@@ -125,7 +137,6 @@ def test_contradicting_the_lexicon_is_refused_and_changes_nothing(view, qtbot):
 )
 def test_filters_pick_the_items_that_need_a_look(view, qtbot, name, expected):
     view.filter.setCurrentIndex(view.filter.findData(name))
-    qtbot.waitUntil(lambda: view.filter_worker is None, timeout=10_000)
     assert view.matrix_model.item_ids == expected
     assert view.current_item_id() == expected[0]
 
@@ -150,7 +161,7 @@ def test_keyboard_steps_through_items_and_toggles_the_figure(view, qtbot):
 def test_selecting_a_cell_shows_its_audit_trail(view):
     cell = matrix_cell(view, "cell", "m/b", "told")
     view.matrix.setCurrentIndex(cell)
-    assert cell.data(ResponseRole).status == "api_error"
+    assert cell.data(SummaryRole).status == "api_error"
     text = view.details.toPlainText()
     assert "api_error" in text and "HTTP 500" in text
     parse = matrix_cell(view, "cell", "m/a", "no-image")
@@ -158,20 +169,22 @@ def test_selecting_a_cell_shows_its_audit_trail(view):
     assert "not json" in view.details.toPlainText()
 
 
-def test_a_new_run_appears_without_reopening(view):
+def test_a_new_run_appears_without_reopening(view, qtbot):
     project = view.session.project
     project.responses.record(answer("heart", "m/c", "told", ["aorta", "mitral valve"]))
     view.session.responses_changed.emit()
+    settle(view, qtbot)
     cell = matrix_cell(view, "heart", "m/c", "told")
-    assert cell.data(ScoreRole).f1 == pytest.approx(0.8)
+    assert cell.data(SummaryRole).f1 == pytest.approx(0.8)
 
 
-def test_a_resent_cell_shows_its_latest_answer_and_keeps_the_history(view):
+def test_a_resent_cell_shows_its_latest_answer_and_keeps_the_history(view, qtbot):
     project = view.session.project
     project.responses.record(answer("heart", "m/b", "told", ["aorta", "mitral valve", "vein"]))
     view.session.responses_changed.emit()
+    settle(view, qtbot)
     cell = matrix_cell(view, "heart", "m/b", "told")
-    assert cell.data(ScoreRole).f1 == pytest.approx(2 / 3)  # was 0.5 with "aorta" alone
+    assert cell.data(SummaryRole).f1 == pytest.approx(2 / 3)  # was 0.5 with "aorta" alone
     view.matrix.setCurrentIndex(cell)
     assert "1 earlier answer(s) kept" in view.details.toPlainText()
 
@@ -191,8 +204,6 @@ def test_review_keys_can_be_rebound(view, qtbot):
 
 
 def test_a_stale_answer_is_marked_in_the_matrix_and_the_details(tmp_path, qtbot, session):
-    from ui.review.matrix import StaleRole
-
     project = heart_project(tmp_path / "p")
     project.items.update("heart", subject="the mammalian heart")  # answers were for "the heart"
     project.close()
@@ -201,13 +212,14 @@ def test_a_stale_answer_is_marked_in_the_matrix_and_the_details(tmp_path, qtbot,
     qtbot.addWidget(view)
     view.show()
     qtbot.waitExposed(view)
+    settle(view, qtbot)
     index = matrix_cell(view, "heart", "m/a", "told")
-    assert index.data(StaleRole) is True
+    assert index.data(SummaryRole).stale is True
     assert "stale" in index.data(Qt.ItemDataRole.ToolTipRole)
     show(view, "heart")
     view._show_details(Column("m/a", "told"))
     assert "older subject" in view.details.toPlainText()
-    assert matrix_cell(view, "cell", "m/a", "told").data(StaleRole) is False
+    assert matrix_cell(view, "cell", "m/a", "told").data(SummaryRole).stale is False
 
 
 def test_a_match_tooltip_names_the_expert_rule_that_made_it():

@@ -1,0 +1,192 @@
+"""GUI at scale: a 100k-answer project must open and show like a 7k one (issue #17).
+
+Builds projects of 10,000 and 100,000 stored answers through the store's own
+code (``project.responses.record``; 10 models × 4 conditions × 250 or 2,500
+items, no figures — no view measured here reads one), then, in a fresh process
+per size (so peak RSS is that size's), offscreen:
+
+- ``painted``: ``session.open`` until the main window has been painted once
+  (Curate on screen, its item list saying "loading…" if its rows are not in yet);
+- ``items listed``: until Curate's item list shows every item with its score;
+- ``review``: switching to Review until its matrix holds every item and is painted;
+- ``leaderboard``: switching to Leaderboard until its numbers are shown
+  (``leaderboard CIs``: with their bootstrap intervals);
+- ``run end``: a run's end signalled (every view re-reads) until all have settled;
+
+each with the longest event-loop stall while doing it, measured by a 10 ms
+heartbeat on the GUI thread (``tests/ui/stall.py``): ``stall`` is the longest
+wall-clock gap between ticks, ``busy`` the GUI thread's own CPU time in its
+longest gap (the scheduler of a loaded machine stretches the first, not the
+second). Goals at 100k on 2 cores: painted ≤ 3 s, review ≤ 1 s, leaderboard ≤ 3 s,
+stall ≤ 50 ms; growth from 10k to 100k no worse than linear.
+
+Run: ``python bench/scale.py [--sizes 10000,100000] [--keep DIR]`` (``--keep``
+reuses projects built before in DIR).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+N_MODELS = 10
+CONDITIONS = ("blind", "told", "desc", "no-image")
+GOALS = {"painted": 3.0, "review": 1.0, "leaderboard": 3.0}
+STALL_GOAL = 0.050
+
+
+def build(folder: Path, n_answers: int) -> Path:
+    """A project of ``n_answers`` stored answers, built through the store's own code."""
+    n_items = n_answers // (N_MODELS * len(CONDITIONS))
+    try:  # the shared builder, once it is on this branch (bench/build_project.py)
+        from bench.build_project import build as shared_build  # type: ignore[import-not-found]
+    except ImportError:
+        from tests.ui.factory import build_project
+
+        models = [f"lab/model-{n}" for n in range(N_MODELS)]
+        build_project(folder, n_items=n_items, models=models, images=False).close()
+        return folder
+    return shared_build(folder, n_items, N_MODELS, CONDITIONS)
+
+
+def measure(folder: Path) -> dict[str, float]:
+    """Open the window on ``folder`` and time every view (runs in its own process)."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication([])
+    with tempfile.TemporaryDirectory() as settings:
+        QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, settings)
+        import labeler.analysis  # noqa: F401 - import costs are start-up, not the views'
+        from tests.ui.stall import heartbeat
+        from ui import workers
+        from ui.main_window import MainWindow
+
+        window = MainWindow()
+        window.remember_state = False
+        window.resize(1280, 800)
+        window.show_view("curate")
+        window.show()
+        app.processEvents()
+        items = window.views["curate"].items
+        review = window.views["review"]
+        board = window.views["leaderboard"]
+        out: dict[str, float] = {}
+
+        def until(done) -> float:
+            start = time.perf_counter()
+            while not done():
+                app.processEvents()
+                time.sleep(0.002)
+            return time.perf_counter() - start
+
+        def phase(name: str, beat) -> None:
+            out[f"{name} stall"] = beat.longest
+            out[f"{name} busy"] = beat.longest_busy
+
+        with heartbeat() as beat:
+            start = time.perf_counter()
+            window.session.open(folder)
+            window.grab()
+            out["painted"] = time.perf_counter() - start
+            until(lambda: not items.loading)
+            window.grab()
+            out["items listed"] = time.perf_counter() - start
+        phase("open", beat)
+        n_items = items.model.rowCount()
+        with heartbeat() as beat:
+            start = time.perf_counter()
+            window.show_view("review")
+            until(lambda: not review.loading and review.matrix_model.rowCount() == n_items)
+            window.grab()
+            out["review"] = time.perf_counter() - start
+        phase("review", beat)
+        with heartbeat() as beat:
+            start = time.perf_counter()
+            window.show_view("leaderboard")
+            until(lambda: board.board is not None)
+            window.grab()
+            out["leaderboard"] = time.perf_counter() - start
+            until(lambda: not board.computing)
+            window.grab()
+            out["leaderboard CIs"] = time.perf_counter() - start
+        phase("leaderboard", beat)
+        with heartbeat() as beat:
+            start = time.perf_counter()
+            window.show_view("review")
+            window.session.responses_changed.emit()
+            until(lambda: not workers.busy())
+            out["run end"] = time.perf_counter() - start
+        phase("run end", beat)
+        out["cells"] = review.matrix_model.rowCount() * review.matrix_model.columnCount()
+        window.close()
+    out["peak rss MiB"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return out
+
+
+def report(size: int, row: dict[str, float]) -> None:
+    print(f"\n{size:,} answers ({int(row['cells']):,} cells in the matrix)")
+    names = ("painted", "items listed", "review", "leaderboard", "leaderboard CIs")
+    for name in (*names, "run end"):
+        goal = f"  (goal ≤ {GOALS[name]:.0f} s)" if name in GOALS else ""
+        print(f"  {name:<13} {row[name]:7.2f} s{goal}")
+    for name in ("open", "review", "leaderboard", "run end"):
+        print(
+            f"  stall {name:<12} {row[f'{name} stall'] * 1000:6.0f} ms wall,"
+            f" {row[f'{name} busy'] * 1000:4.0f} ms GUI-thread work"
+            f"  (goal ≤ {STALL_GOAL * 1000:.0f} ms)"
+        )
+    print(f"  peak RSS      {row['peak rss MiB']:7.0f} MiB")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sizes", default="10000,100000")
+    parser.add_argument("--keep", type=Path, help="build projects here and reuse them")
+    parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)  # the child process
+    args = parser.parse_args()
+    if args.measure:
+        print(json.dumps(measure(args.measure)))
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        base = args.keep or Path(tmp)
+        rows = {}
+        for size in (int(s) for s in args.sizes.split(",")):
+            folder = base / f"scale-{size}"
+            if not folder.exists():
+                start = time.perf_counter()
+                build(folder, size)
+                print(f"built {size:,} answers in {time.perf_counter() - start:.0f} s")
+            child = subprocess.run(
+                [sys.executable, __file__, "--measure", str(folder)],
+                capture_output=True,
+                text=True,
+                check=True,
+            )
+            rows[size] = json.loads(child.stdout.strip().splitlines()[-1])
+            report(size, rows[size])
+        if len(rows) > 1:
+            small, large = min(rows), max(rows)
+            factor = large / small
+            print(f"\ngrowth {small:,} → {large:,} answers ({factor:.0f}× the answers):")
+            for name in ("items listed", "review", "leaderboard CIs", "peak rss MiB"):
+                ratio = rows[large][name] / max(rows[small][name], 1e-9)
+                print(
+                    f"  {name:<13} ×{ratio:5.1f}  ({'within' if ratio <= factor else 'beyond'}"
+                    " linear)"
+                )
+
+
+if __name__ == "__main__":
+    main()
