@@ -103,7 +103,7 @@ def data_version(db: Connection) -> int:
             " (SELECT COALESCE(MAX(id), 0) FROM review_events),"
             " (SELECT COUNT(*) FROM items), (SELECT COALESCE(SUM(version), 0) FROM items)"
         ).fetchone()
-        return hash(tuple(int(v) for v in row)) & 0x7FFFFFFFFFFFFFFF
+        return hash(tuple(int(v) for v in row or ())) & 0x7FFFFFFFFFFFFFFF
     return int(db.execute("PRAGMA data_version").fetchone()[0])
 
 

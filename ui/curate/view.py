@@ -45,8 +45,8 @@ from ui.curate.preview import TOOLS, ErasePreview, Figure
 from ui.curate.relink import RelinkBar
 from ui.curate.scan_dialog import ScanDialog
 from ui.errors import interactive, show_error
-from ui.review.decisions import DecisionPanel
 from ui.progress import ProgressPanel
+from ui.review.decisions import DecisionPanel
 from ui.session import Session
 from ui.shortcuts import ShortcutRegistry
 
