@@ -256,10 +256,15 @@ class ReviewView(QWidget):
         self._show_items(self.data.filtered(name) if self.data else [], keep_item)
 
     def _show_items(self, ids: list[str], keep_item: str | None) -> None:
+        current = self.matrix.currentIndex()
+        column = current.column() if current.isValid() else 0  # a reset forgets it
         self.matrix_model.reset(self.data, ids)
         self.answers_model.item_id = None  # the data changed: re-show even the same item
         row = ids.index(keep_item) if keep_item in ids else 0
-        self.select_row(row)
+        self.select_row(row, column)
+        current = self.matrix.currentIndex()
+        if current.isValid() and self.current_item_id() is not None:  # the same cell, new data
+            self._show_details(self.matrix_model.columns[current.column()])
 
     # -- navigation ---------------------------------------------------------
 

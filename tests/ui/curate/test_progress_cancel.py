@@ -61,10 +61,14 @@ def test_cancelling_the_read_back_before_ready_keeps_the_status(qtbot, window):
     assert combo.currentData() == "draft" and not panel.isVisible()
 
 
+#: Enough pages that even a quiet machine (about 10 ms a page) is still scanning at Cancel.
+PAGES = 3000
+
+
 def test_a_long_scan_fills_the_bar_and_stops_on_cancel(qtbot, window, tmp_path: Path):
     path = tmp_path / "long.pdf"
     doc = pymupdf.open()
-    for number in range(1, 121):
+    for number in range(1, PAGES + 1):
         doc.new_page().insert_text((72, 72), f"Chapter {number}. Body text only.")
     doc.save(path)
     doc.close()
@@ -72,9 +76,9 @@ def test_a_long_scan_fills_the_bar_and_stops_on_cancel(qtbot, window, tmp_path: 
     qtbot.addWidget(dialog)
     dialog.show()
     panel = dialog.progress
-    qtbot.waitUntil(lambda: panel.bar.maximum() == 120 and panel.bar.value() >= 1, timeout=10000)
+    qtbot.waitUntil(lambda: panel.bar.maximum() == PAGES and panel.bar.value() >= 1, timeout=10000)
     panel.cancel_button.click()
     wait_idle(qtbot)
     assert dialog.summary.text() == "Scan cancelled."
     assert dialog.found == [] and not dialog.add_button.isEnabled()
-    assert panel.bar.value() < 120 and not panel.isVisible()
+    assert panel.bar.value() < PAGES and not panel.isVisible()

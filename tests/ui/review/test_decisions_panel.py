@@ -11,7 +11,7 @@ from tests.ui.factory import heart_project
 from tests.ui.gui_helpers import wait_idle
 from ui import settings
 from ui.curate.view import CurateView
-from ui.review.matrix import ScoreRole
+from ui.review.matrix import SummaryRole
 from ui.review.view import ReviewView
 
 
@@ -24,6 +24,7 @@ def view(tmp_path, qtbot, session):
     widget.resize(1280, 800)
     widget.show()
     qtbot.waitExposed(widget)
+    qtbot.waitUntil(lambda: widget.data is not None and not widget.loading, timeout=20000)
     return widget
 
 
@@ -70,15 +71,17 @@ def test_override_a_cell_in_review_then_undo_it(view, qtbot, dialogs):
     assert "Ada: overrode m/a · told score → 1: bicuspid valve is the mitral valve" in line
     assert panel.reason.text() == ""
     # the matrix shows the number that counts, and the raw-answer pane says whose it is
+    qtbot.waitUntil(lambda: not view.loading, timeout=20000)  # the matrix re-reads on a worker
     view.matrix.setCurrentIndex(matrix.index(row, column))
-    assert view.matrix_model.index(row, column).data(ScoreRole).f1 == 1.0
+    assert view.matrix_model.index(row, column).data(SummaryRole).f1 == 1.0
     assert "Score overridden" in view.details.toHtml()
 
     panel.history.setCurrentRow(0)
     _click(qtbot, panel.undo_button)
     assert _f1(view.session, "heart", "m/a", "told") == pytest.approx(2 / 3)
+    qtbot.waitUntil(lambda: not view.loading, timeout=20000)
     cell = view.matrix_model.index(matrix.item_ids.index("heart"), column)
-    assert cell.data(ScoreRole).f1 == pytest.approx(2 / 3)
+    assert cell.data(SummaryRole).f1 == pytest.approx(2 / 3)
     lines = _history(panel)
     assert lines[0].endswith("[undone by Ada]") and "undid decision 1" in lines[1]
     assert panel.history.item(0).font().strikeOut()
