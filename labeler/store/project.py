@@ -23,6 +23,7 @@ from labeler.store.items import ItemTable, SourceTable
 from labeler.store.lexicon_rows import LexiconTable
 from labeler.store.public_ids import PublicIdTable
 from labeler.store.responses import ResponseTable
+from labeler.store.slot_orders import SlotOrderTable
 
 DB_NAME = "project.sqlite"
 ASSETS = "assets"
@@ -41,6 +42,7 @@ class Project:
         self.responses = ResponseTable(db)
         self.public_ids = PublicIdTable(db)
         self.residual_checks = ResidualCheckTable(db)
+        self.slot_orders = SlotOrderTable(db)
 
     # -- lifecycle ---------------------------------------------------------
 
