@@ -222,14 +222,13 @@ class PromptSet:
             problems.append(f"no JSON output schema (a line holding only '{{') in {bad}")
         elif len(set(schemas.values())) > 1:
             problems.append("the four prompts must share one JSON output schema")
-        elif schemas and '"labels"' not in next(iter(schemas.values()), ""):
+        elif not all('"labels"' in (s or "") for s in schemas.values()):
             problems.append('the JSON output schema must have a "labels" list')
         for condition in SLOT_CONDITIONS:
-            template = self.templates.get(condition)
-            if template is None:
+            slot_template = self.templates.get(condition)
+            if slot_template is None:
                 continue
-            schema = _schema(template) or ""
-            if '"number"' not in schema or "{slots}" not in template:
+            if '"number"' not in (_schema(slot_template) or "") or "{slots}" not in slot_template:
                 problems.append(f'{condition!r} must contain {{slots}} and ask for a "number"')
         if problems:
             raise PromptSetError(f"prompt set {self.name!r}: " + "; ".join(problems))
