@@ -23,7 +23,7 @@ def build_demo_project(folder: str | Path) -> Project:
     """Create the demo project in ``folder`` (which must not be a project yet)."""
     from labeler.curation import add_item_from_document
     from labeler.lexicon import load_starter
-    from labeler.prompts import CONDITIONS
+    from labeler.prompts import ALL_CONDITIONS
     from labeler.providers.config import baseline_model
     from labeler.readiness import update_item
     from labeler.runs.runner import RunRequest, run
@@ -46,5 +46,5 @@ def build_demo_project(folder: str | Path) -> Project:
             marker_names=figure.spec.marker_names,
         )
         update_item(project, item.id, status="ready")
-    run(project, RunRequest([baseline_model()], CONDITIONS))
+    run(project, RunRequest([baseline_model()], ALL_CONDITIONS))  # slots too (decision 0022)
     return project
