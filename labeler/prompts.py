@@ -243,9 +243,26 @@ CARD_PROMPTS = PromptSet("card (biology)", dict(_TEMPLATES))
 
 
 class _Settings(Protocol):
-    """What :func:`project_prompts` needs of a project (``labeler.store.Project`` has it)."""
+    """What the project functions here need of a project (``labeler.store.Project`` has it)."""
 
     def get_meta(self, key: str, default: str | None = None) -> str | None: ...
+
+    def set_meta(self, key: str, value: str) -> None: ...
+
+
+def use_prompt_set(project: _Settings, text: str | None) -> PromptSet:
+    """Make the prompt set in ``text`` (a TOML file's content) the project's; None: the card's.
+
+    Validated first (:meth:`PromptSet.from_toml`), so a project never holds a set it cannot
+    ask with. The text itself is kept in the project, so the project is self-contained.
+    Answers given under another set stay stored; the prompt hash says which text each was.
+    """
+    if text is None:
+        project.set_meta(PROMPT_SET_META, "")
+        return CARD_PROMPTS
+    prompt_set = PromptSet.from_toml(text)
+    project.set_meta(PROMPT_SET_META, text)
+    return prompt_set
 
 
 def project_prompts(project: _Settings) -> PromptSet:
