@@ -72,7 +72,7 @@ def test_the_slot_prompt_is_told_with_the_smallest_change():
     # four lines of told change: the parenthesis and the task (re-wrapped over two lines),
     # the shape line ("one entry per mark") and the schema's entry (a number, no hint)
     assert len(changed) == 8
-    assert told[:2] == slots[:2] and told[5:9] == slots[5:9] and told[-2:] == slots[-2:]
+    assert told[:2] == slots[:2] and told[4:8] == slots[4:8] and told[9:11] == slots[9:11]
     assert "a mark remains: 1, 2, 3)" in slots[2]
     assert slots[-2] == '  "labels": [ {"number": 1, "name": "<term>"} ]'
     assert build_prompt("slots-no-image", "s", ["A"]) == build_prompt("slots", "s", ["A"])

@@ -117,9 +117,7 @@ def test_the_offline_baseline_answers_slots_no_image_at_chance(tmp_path, erased)
         assert table.loc["f1_minus_slots", "estimate"] > 50  # knows the names, not the places
 
 
-def test_a_new_slot_order_is_a_new_question_and_old_answers_keep_their_numbers(
-    tmp_path, erased
-):
+def test_a_new_slot_order_is_a_new_question_and_old_answers_keep_their_numbers(tmp_path, erased):
     with _project(tmp_path / "p", erased, copies=3) as project:
         request = RunRequest([baseline_model()], ["slots"])
         run(project, request)
@@ -140,12 +138,14 @@ def test_the_store_refuses_an_unknown_condition(tmp_path):
         project.responses.record(NewResponse("x", "m", "slots-no-image", "h", "ok"))
 
 
+SLOT_ARGS = ("--conditions", "slots,slots-no-image")
+
+
 def test_labeler_run_conditions_slots_from_the_command_line(tmp_path, erased):
     _project(tmp_path / "p", erased, copies=2).close()
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     out = subprocess.run(
-        [sys.executable, "-m", "labeler", "run", str(tmp_path / "p")]
-        + ["--conditions", "slots,slots-no-image"],
+        [sys.executable, "-m", "labeler", "run", str(tmp_path / "p"), *SLOT_ARGS],
         capture_output=True,
         text=True,
         env=env,

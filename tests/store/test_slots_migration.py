@@ -16,6 +16,7 @@ from labeler.store import NewResponse, Project
 from labeler.store.database import _statements
 from labeler.store.schema import MIGRATIONS, SCHEMA_VERSION
 
+
 def _this_migration() -> int:
     """The position of this slice's migration (the integrator may renumber it)."""
     import inspect
