@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from labeler.lexicon import Lexicon
-from labeler.prompts import needs_image
+from labeler.prompts import CONDITIONS, needs_image
 from labeler.scoring import MarkerScore, NameScore, marker_accuracy, score_names
 from labeler.scoring.bulk import collector_paused
 from labeler.status import ResponseStatus
@@ -281,10 +281,10 @@ def _load_results(project: Project, item_ids: Iterable[str] | None) -> list[Scor
         item = items[a.item_id]
         score = score_cell(a.predicted_names, names[a.item_id], lexicons[a.item_id])
         scored.append((a, item, score, is_stale(a, item)))
-    flags = item_flags(
+    flags = item_flags(  # the card's flags read the card's four conditions only
         (a.item_id, a.condition, s.f1)
         for a, _, s, stale in scored
-        if answer_counts(a.status, stale)
+        if answer_counts(a.status, stale) and a.condition in CONDITIONS
     )
     unflagged = ItemFlags(unsolved_core=True, recitable=False)
     cells = []

@@ -125,28 +125,36 @@ def slot_frame(cells: Sequence[SlotCell]) -> pd.DataFrame:
 
 
 def slot_table(
-    cells: Sequence[SlotCell], n_boot: int = 2000, seed: int = 0, level: float = 0.95
+    frame: pd.DataFrame, n_boot: int = 2000, seed: int = 0, level: float = 0.95
 ) -> pd.DataFrame:
     """Per model × :data:`SLOT_METRICS`: ``model, metric, estimate, lo, hi`` (paired CIs).
 
-    ``slot_gap`` = slots − slots-no-image over items asked both ways; ``f1_minus_slots`` =
-    name-set F1 − slot accuracy of the same ``slots`` answers; ``chance`` = the expected
-    accuracy of the ``slots-no-image`` answers' names placed at random.
+    ``frame`` has a row per slot answer (:func:`slot_frame`, or an export's rows with
+    ``slot_accuracy``; ``chance`` may be missing). ``slot_gap`` = slots − slots-no-image
+    over items asked both ways; ``f1_minus_slots`` = name-set F1 − slot accuracy of the
+    same ``slots`` answers; ``chance`` = the expected accuracy of the ``slots-no-image``
+    answers' names placed at random. Empty when no row is a slot answer.
     """
     import numpy as np
     import pandas as pd
 
     from labeler.analysis import paired_bootstrap
 
-    frame = slot_frame(cells)
+    columns = ["model", "metric", "estimate", "lo", "hi"]
+    if "slot_accuracy" not in frame.columns:
+        return pd.DataFrame(columns=columns)
+    frame = frame[frame["condition"].isin(SLOT_CONDITIONS)]
+    if "chance" not in frame.columns:
+        frame = frame.assign(chance=np.nan)
+    values = ["slot_accuracy", "f1", "chance"]
+    wanted = pd.MultiIndex.from_product([values, SLOT_CONDITIONS])
     rng = np.random.default_rng(seed)
     records = []
     for model, part in frame.groupby("model", sort=True):
+        part = part.assign(**{v: pd.to_numeric(part[v], errors="coerce") for v in values})
         wide = part.pivot_table(
-            index="item_id", columns="condition", values=["slot_accuracy", "f1", "chance"]
-        ).reindex(
-            columns=pd.MultiIndex.from_product([["slot_accuracy", "f1", "chance"], SLOT_CONDITIONS])
-        )
+            index="item_id", columns="condition", values=values, aggfunc="mean", dropna=False
+        ).reindex(columns=wanted)
         acc = wide["slot_accuracy"] * 100
         matrix = np.column_stack(
             [
@@ -160,7 +168,20 @@ def slot_table(
         estimates, lo, hi = paired_bootstrap(matrix, rng, n_boot, level)
         for j, metric in enumerate(SLOT_METRICS):
             records.append((model, metric, estimates[j], lo[j], hi[j]))
-    return pd.DataFrame.from_records(records, columns=["model", "metric", "estimate", "lo", "hi"])
+    return pd.DataFrame.from_records(records, columns=columns)
+
+
+def slot_json(table: pd.DataFrame) -> dict[str, dict[str, dict[str, float | None]]]:
+    """model → metric → ``{estimate, lo, hi}`` (None where not run): ``labeler report``'s json."""
+    import math
+
+    out: dict[str, dict[str, dict[str, float | None]]] = {}
+    for row in table.itertuples(index=False):
+        out.setdefault(str(row.model), {})[str(row.metric)] = {
+            k: None if math.isnan(v) else round(float(v), 2)
+            for k, v in (("estimate", row.estimate), ("lo", row.lo), ("hi", row.hi))
+        }
+    return out
 
 
 def render_slot_markdown(table: pd.DataFrame) -> str:
@@ -168,6 +189,12 @@ def render_slot_markdown(table: pd.DataFrame) -> str:
     if table.empty:
         return ""
     head = (
+        "### Numbered slots (outside the card's four conditions)\n\n"
+        "Slot accuracy (%) with paired 95% bootstrap CIs: `slots` asks what is at each number\n"
+        "on the figure, `slots-no-image` the same without the figure (the control); the gap\n"
+        "is what the figure added, in points; chance is the control's names placed at random;\n"
+        "F1 − slots is the same `slots` answers' name-set F1 minus their slot accuracy\n"
+        "(vocabulary known but not placed).\n\n"
         "| Model | slots | slots-no-image | gap (pts) | chance | F1 − slots (pts) |\n"
         "|---|---|---|---|---|---|"
     )

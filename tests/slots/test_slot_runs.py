@@ -22,7 +22,7 @@ from labeler.prompts import build_prompt, prompt_sha256
 from labeler.providers.config import baseline_model, load_models
 from labeler.runs.runner import RunRequest, plan_run, run
 from labeler.samples.book import layout
-from labeler.slot_results import slot_results, slot_table
+from labeler.slot_results import slot_frame, slot_results, slot_table
 from labeler.slots import set_slot_order, slot_order, slot_question
 from labeler.store import NewItem, NewResponse, Project
 from tests.runs.runs_loopback import API_KEY, LoopbackServer, ok
@@ -112,7 +112,7 @@ def test_the_offline_baseline_answers_slots_no_image_at_chance(tmp_path, erased)
         mean = sum(c.accuracy for c in cells) / len(cells)
         # a random placement gets 1 of 6 right on average (sd 1/6 per item, /√30 over items)
         assert abs(mean - 1 / 6) < 3 * (1 / 6) / 30**0.5
-        table = slot_table(slot_results(project)).set_index("metric")
+        table = slot_table(slot_frame(slot_results(project))).set_index("metric")
         assert table.loc["chance", "estimate"] == pytest.approx(100 / 6)
         assert table.loc["f1_minus_slots", "estimate"] > 50  # knows the names, not the places
 
