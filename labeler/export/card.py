@@ -26,12 +26,12 @@ from labeler.export.schema import (
     ITEM_FIELDS,
     ITEMS_FILE,
     ITEMS_PARQUET,
-    RESULT_FIELDS,
     RESULTS_FILE,
     RESULTS_PARQUET,
     SAMPLE_FILE,
     SAMPLE_ROWS,
     Field,
+    result_fields,
 )
 from labeler.export.settings import DecodeSetting
 from labeler.lexicon_sources import ATTRIBUTION
@@ -65,6 +65,7 @@ class CardInfo:
     id_prefix: str
     license: str = DEFAULT_LICENSE
     decode: tuple[DecodeSetting, ...] = ()  # labeler.export.settings.decode_settings
+    slots: str = ""  # the slot conditions' section (labeler.export.slots); "" without slot rows
 
 
 def render_card(
@@ -87,7 +88,7 @@ def _q(text: str) -> str:
 def _feature(f: Field) -> list[str]:
     if f.type == "list[string]":
         return [f"    - name: {f.name}", "      sequence: string"]
-    return [f"    - name: {f.name}", f"      dtype: {f.type}"]
+    return [f"    - name: {f.name}", f"      dtype: {f.type.removesuffix('|null')}"]
 
 
 def _front_matter(info: CardInfo, n_rows: int, results_bytes: int, images: bool) -> str:
@@ -103,7 +104,7 @@ def _front_matter(info: CardInfo, n_rows: int, results_bytes: int, images: bool)
         f"pretty_name: {_q(info.pretty_name)}",
         "dataset_info:",
         "  features:",
-        *(line for f in RESULT_FIELDS for line in _feature(f)),
+        *(line for f in result_fields(bool(info.slots)) for line in _feature(f)),
         "  splits:",
         "    - name: train",
         f"      num_bytes: {results_bytes}",
@@ -264,7 +265,7 @@ This dataset contains **{len(results):,} scored responses** across {counted(len(
 
 ### Schema — `{RESULTS_FILE}`
 
-{_schema_table(RESULT_FIELDS)}
+{_schema_table(result_fields(bool(info.slots)))}
 
 ### Schema — `{ITEMS_FILE}`
 
@@ -293,7 +294,7 @@ The `condition` column is only reproducible with the exact prompt text. All four
 share the same JSON output schema; only the opening instruction differs.
 
 {_prompts()}
-
+{info.slots}
 ### Decode settings per model
 
 What each published answer was asked with, read from the stored responses (the route and
