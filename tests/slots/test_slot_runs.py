@@ -15,58 +15,18 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from labeler.curation import add_item_from_document
-from labeler.data import SAMPLE_BOOK, data_file
 from labeler.errors import LabelerError
 from labeler.prompts import build_prompt, prompt_sha256
 from labeler.providers.config import baseline_model, load_models
 from labeler.runs.runner import RunRequest, plan_run, run
-from labeler.samples.book import layout
 from labeler.slot_results import slot_frame, slot_results, slot_table
 from labeler.slots import set_slot_order, slot_order, slot_question
 from labeler.store import NewItem, NewResponse, Project
 from tests.runs.runs_loopback import API_KEY, LoopbackServer, ok
 from tests.runs.runs_support import KEY_ENV, models_toml
+from tests.slots.slot_support import BY_POSITION, copy_project
 
 ROOT = Path(__file__).resolve().parents[2]
-HEART = next(f for f in layout() if f.spec.subject == "human heart")
-# Where the heart's labels are printed, read off the figure: Aorta alone at the top, the
-# atria side by side, the mitral valve, then the ventricles. This is slot 1…6.
-BY_POSITION = [
-    "Aorta",
-    "Right atrium",
-    "Left atrium",
-    "Mitral valve",
-    "Right ventricle",
-    "Left ventricle",
-]
-
-
-@pytest.fixture(scope="module")
-def erased(tmp_path_factory):
-    """The sample heart erased once; tests copy its item into fresh projects."""
-    with Project.create(tmp_path_factory.mktemp("erased") / "p") as p:
-        item = add_item_from_document(
-            p, data_file(SAMPLE_BOOK), HEART.page, HEART.clip, item=NewItem(subject="human heart")
-        )
-        yield p.items.get(item.id), p.items.key(item.id), p.assets.read(item.question_asset)
-
-
-def _project(folder: Path, erased, copies: int = 1) -> Project:
-    item, key, png = erased
-    project = Project.create(folder)
-    for n in range(copies):
-        project.items.add(
-            NewItem(
-                item_id=f"heart-{n:02d}",
-                clip=item.clip,
-                dpi=item.dpi,
-                subject="human heart",
-                question_png=png,
-                key=key,
-            )
-        )
-    return project
 
 
 def _by_position_answer() -> str:
@@ -76,7 +36,7 @@ def _by_position_answer() -> str:
 
 def test_a_provider_that_answers_by_position_scores_one(tmp_path, erased, monkeypatch):
     monkeypatch.setenv(KEY_ENV, API_KEY)
-    with LoopbackServer() as server, _project(tmp_path / "p", erased) as project:
+    with LoopbackServer() as server, copy_project(tmp_path / "p", erased) as project:
         marks = ", ".join(str(n) for n in range(1, 7))
         # both slot prompts are the same text: the server answers both by position
         server.script(f"a mark remains: {marks})", *[ok(_by_position_answer())] * 6)
@@ -104,7 +64,7 @@ def test_a_provider_that_answers_by_position_scores_one(tmp_path, erased, monkey
 def test_the_offline_baseline_answers_slots_no_image_at_chance(tmp_path, erased):
     # 30 copies of the heart: the baseline (leave-one-out) knows exactly its six names,
     # but never sees where they are; so its slot accuracy is chance (1/6), its F1 is 1.
-    with _project(tmp_path / "p", erased, copies=30) as project:
+    with copy_project(tmp_path / "p", erased, copies=30) as project:
         run(project, RunRequest([baseline_model()], ["slots", "slots-no-image"]))
         cells = [c for c in slot_results(project) if c.condition == "slots-no-image"]
         assert len(cells) == 30
@@ -118,7 +78,7 @@ def test_the_offline_baseline_answers_slots_no_image_at_chance(tmp_path, erased)
 
 
 def test_a_new_slot_order_is_a_new_question_and_old_answers_keep_their_numbers(tmp_path, erased):
-    with _project(tmp_path / "p", erased, copies=3) as project:
+    with copy_project(tmp_path / "p", erased, copies=3) as project:
         request = RunRequest([baseline_model()], ["slots"])
         run(project, request)
         assert plan_run(project, request).calls == []  # resumed: nothing to ask again
@@ -142,7 +102,7 @@ SLOT_ARGS = ("--conditions", "slots,slots-no-image")
 
 
 def test_labeler_run_conditions_slots_from_the_command_line(tmp_path, erased):
-    _project(tmp_path / "p", erased, copies=2).close()
+    copy_project(tmp_path / "p", erased, copies=2).close()
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     out = subprocess.run(
         [sys.executable, "-m", "labeler", "run", str(tmp_path / "p"), *SLOT_ARGS],
@@ -158,7 +118,7 @@ def test_labeler_run_conditions_slots_from_the_command_line(tmp_path, erased):
 
 
 def test_an_item_without_slots_is_reported_unrunnable(tmp_path, erased):
-    with _project(tmp_path / "p", erased) as project:
+    with copy_project(tmp_path / "p", erased) as project:
         key = project.items.key("heart-00")
         project.items.set_key("heart-00", [dataclasses.replace(e, bbox=None) for e in key])
         plan = plan_run(project, RunRequest([baseline_model()], ["slots", "told"]))
