@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from labeler.prompts import SLOT_CONDITIONS
 from labeler.results import counted_results, project_lexicon
 from labeler.scoring.slots import SlotLabel, SlotScore, chance_accuracy, slot_accuracy
-from labeler.slots import has_printed_markers
+from labeler.slots import Slot, entry_boxes, has_printed_markers, render_slots
 from labeler.store import KeyEntry, Project, Response
 
 if TYPE_CHECKING:
@@ -74,6 +74,39 @@ def slot_labels(response: Response) -> list[SlotLabel]:
         for x in response.labels
         if x.get("name")
     ]
+
+
+@dataclass(frozen=True)
+class AnsweredSlots:
+    """One slot answer as Review shows it: the slots it was asked, scored, and the image."""
+
+    slots: tuple[Slot, ...]
+    score: SlotScore
+    png: bytes
+
+
+def answered_slots(project: Project, response: Response) -> AnsweredSlots | None:
+    """The slots ``response`` was asked about (its own numbering), scored, with the slot
+    image drawn for that numbering; None if it is not a slot answer or its slots are gone."""
+    if response.condition not in SLOT_CONDITIONS:
+        return None
+    key = answer_key(response, project.items.key(response.item_id))
+    if key is None:
+        return None
+    order = response.settings["slot_order"]
+    boxes = entry_boxes(project, response.item_id)
+    slots = tuple(
+        Slot(mark, i, name, boxes.get(i))
+        for (mark, name), i in zip(key.items(), order, strict=True)
+    )
+    item = project.items.get(response.item_id)
+    if not item.question_asset:
+        return None
+    question = project.assets.read(item.question_asset)
+    marked = has_printed_markers(project.items.key(response.item_id))
+    png = question if marked else render_slots(question, slots)
+    lexicon = project_lexicon(project, response.item_id)
+    return AnsweredSlots(slots, slot_accuracy(slot_labels(response), key, lexicon), png)
 
 
 def slot_results(project: Project, item_ids: Iterable[str] | None = None) -> list[SlotCell]:

@@ -166,16 +166,23 @@ def set_slot_order(project: Project, item_id: str, order: Sequence[int] | None) 
 
 def item_slots(project: Project, item_id: str) -> list[Slot]:
     """The item's slots in order, each with its mark and box in question-image pixels."""
-    item = project.items.get(item_id)
     entries = project.items.key(item_id)
     marked = has_printed_markers(entries)
+    boxes = entry_boxes(project, item_id)
+    return [
+        Slot(str(entries[i].marker) if marked else str(n), i, entries[i].name, boxes.get(i))
+        for n, i in enumerate(slot_order(project, item_id), start=1)
+    ]
+
+
+def entry_boxes(project: Project, item_id: str) -> dict[int, PixelBox]:
+    """Key position → its box in question-image pixels, for every boxed entry."""
+    item = project.items.get(item_id)
     size = _image_size(project, item)
-    slots = []
-    for n, i in enumerate(slot_order(project, item_id), start=1):
-        e = entries[i]
-        box = _pixels(e.bbox, item, size) if e.bbox is not None and size else None
-        slots.append(Slot(str(e.marker) if marked else str(n), i, e.name, box))
-    return slots
+    if size is None:
+        return {}
+    entries = project.items.key(item_id)
+    return {i: _pixels(e.bbox, item, size) for i, e in enumerate(entries) if e.bbox is not None}
 
 
 def slot_question(project: Project, item_id: str) -> SlotQuestion | None:

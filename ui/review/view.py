@@ -36,6 +36,7 @@ from ui.review.cells import FILTERS, Column, ReviewData, filtered_items
 from ui.review.details import response_html
 from ui.review.figure import FigurePanel
 from ui.review.matrix import GroupedHeader, MatrixDelegate, MatrixModel
+from ui.review.slots_overlay import SlotOverlay
 from ui.session import Session
 from ui.shortcuts import ShortcutRegistry
 
@@ -106,9 +107,14 @@ class ReviewView(QWidget):
         bar.addWidget(self.prev_button)
         bar.addWidget(self.next_button)
 
+        self.slots = SlotOverlay()
+        self.slots.hide()
+        side = QSplitter(Qt.Orientation.Vertical)  # the raw answer; a slot answer drawn below
+        side.addWidget(self.details)
+        side.addWidget(self.slots)
         lower = QSplitter(Qt.Orientation.Horizontal)
         lower.addWidget(self.answers)
-        lower.addWidget(self.details)
+        lower.addWidget(side)
         lower.setStretchFactor(0, 3)
         lower.setStretchFactor(1, 2)
         right = QSplitter(Qt.Orientation.Vertical)
@@ -323,6 +329,7 @@ class ReviewView(QWidget):
         earlier = max(0, len(history) - 1)
         response, stale = self.data.response(item_id, column), self.data.stale(item_id, column)
         self.details.setHtml(response_html(column, response, earlier, stale))
+        self.slots.setVisible(self.slots.show_answer(project, response))
 
     # -- promoting names ----------------------------------------------------
 
