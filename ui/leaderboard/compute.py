@@ -16,7 +16,9 @@ from pathlib import Path
 import pandas as pd
 
 from labeler import analysis
+from labeler.prompts import CONDITIONS
 from labeler.results import ScoredCell, load_results, results_frame
+from labeler.slot_results import slot_frame, slot_results, slot_table
 from labeler.store import Project
 
 METRICS = analysis.TABLE_COLUMNS[1:]  # the card's table, less its "model" column
@@ -55,17 +57,21 @@ class Leaderboard:
     n_answers: int  # answers that count (labeler.results.answer_counts)
     n_unanswered: int  # API errors: no answer from the model
     n_stale: int = 0  # answered for an older subject or image: not counted until re-run
+    slots: pd.DataFrame | None = None  # labeler.slot_results.slot_table; None: no slot answers
 
 
 def compute(folder: Path, n_boot: int = 2000) -> Leaderboard:
     """Score the project and build the table, CIs and flags (opens its own connection)."""
     with Project.open(folder) as project:
         cells = load_results(project)
+        slotted = slot_results(project)
+    slots = slot_table(slot_frame(slotted), n_boot=n_boot) if slotted else None
+    cells = [c for c in cells if c.condition in CONDITIONS]  # the card's table: its four
     counted = [c for c in cells if c.counts]  # labeler.results.answer_counts: the one rule
     unanswered = sum(1 for c in cells if not c.answered)
     stale = sum(1 for c in cells if c.answered and c.stale)
     if not counted:
-        return Leaderboard([], [], 0, unanswered, stale)
+        return Leaderboard([], [], 0, unanswered, stale, slots)
     frame = results_frame(counted)
     table = analysis.results_table(frame)
     cis = analysis.bootstrap_ci(frame, n_boot=n_boot)
@@ -85,7 +91,7 @@ def compute(folder: Path, n_boot: int = 2000) -> Leaderboard:
         )
         for record in table.to_dict("records")
     ]
-    return Leaderboard(rows, _item_flags(counted), len(counted), unanswered, stale)
+    return Leaderboard(rows, _item_flags(counted), len(counted), unanswered, stale, slots)
 
 
 def _marker_row(markers: pd.DataFrame | None, model: str) -> dict[str, float] | None:
