@@ -44,6 +44,7 @@ from ui.curate.key_editor import KeyEditor
 from ui.curate.page_viewer import PageViewer
 from ui.curate.preview import TOOLS, ErasePreview, Figure
 from ui.curate.scan_dialog import ScanDialog
+from ui.curate.slots_panel import SlotsPanel
 from ui.errors import interactive, show_error
 from ui.session import Session
 from ui.shortcuts import ShortcutRegistry
@@ -90,6 +91,8 @@ class CurateView(QWidget):
         self.centre.setDocumentMode(True)
         self.centre.addTab(self.viewer, "Page")
         self.centre.addTab(self.preview, "Erase preview")
+        self.slots = SlotsPanel(session, self)
+        self.centre.addTab(self.slots, "Slots")
 
         self.busy = QProgressBar(self)
         self.busy.setRange(0, 0)
@@ -493,6 +496,7 @@ class CurateView(QWidget):
             self.key.load([], None)
         self.add_button.setVisible(self.draft is not None)
         self.discard_button.setVisible(self.draft is not None)
+        self.slots.follow(self.item.id if self.item is not None and self.draft is None else None)
 
     def _project_opened(self) -> None:
         self.item, self.draft, self.info = None, None, None
