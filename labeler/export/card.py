@@ -66,6 +66,7 @@ class CardInfo:
     license: str = DEFAULT_LICENSE
     decode: tuple[DecodeSetting, ...] = ()  # labeler.export.settings.decode_settings
     slots: str = ""  # the slot conditions' section (labeler.export.slots); "" without slot rows
+    prompts: tuple[tuple[str, str], ...] = ()  # (condition, text) actually used; (): the card's
 
 
 def render_card(
@@ -163,11 +164,14 @@ def _results_table(results: Sequence[Row]) -> str:
     return render_markdown(results_table(frame)).rstrip("\n")
 
 
-def _prompts() -> str:
+def _prompts(used: tuple[tuple[str, str], ...] = ()) -> str:
+    """The prompts as sent: the project's prompt set when it has its own, else the card's."""
+    chosen = dict(used)
     blocks = []
     for condition in CONDITIONS:
+        text = chosen.get(condition) or build_prompt(condition, "{subject}")
         blocks.append(f"**`{condition}`** — {_PROMPT_HEADINGS[condition]}:")
-        blocks.append("```\n" + build_prompt(condition, "{subject}") + "\n```")
+        blocks.append("```\n" + text + "\n```")
     return "\n\n".join(blocks)
 
 
@@ -293,7 +297,7 @@ recitation share      = no-image ÷ told   (%)
 The `condition` column is only reproducible with the exact prompt text. All four prompts
 share the same JSON output schema; only the opening instruction differs.
 
-{_prompts()}
+{_prompts(info.prompts)}
 {info.slots}
 ### Decode settings per model
 

@@ -245,6 +245,7 @@ def _files(
         license=project.get_meta("license") or DEFAULT_LICENSE,
         decode=decode,
         slots=slots_section,
+        prompts=tuple(prompts_used(project).items()),  # the card's set: the same text
     )
     card = render_card(info, results, items, len(results_bytes), image_credits)
     return {

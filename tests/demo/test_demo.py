@@ -1,8 +1,10 @@
 """The demo project a fresh install opens: real items, real scored baseline answers."""
 
 from labeler.demo import build_demo_project
+from labeler.prompts import ALL_CONDITIONS
 from labeler.results import load_results
 from labeler.samples.book import layout
+from labeler.slot_results import slot_results
 
 
 def test_demo_project_has_curated_items_and_scored_baseline_answers(tmp_path):
@@ -17,7 +19,8 @@ def test_demo_project_has_curated_items_and_scored_baseline_answers(tmp_path):
     assert markers == figures[2].spec.marker_names and items[2].pattern == "C"
     assert "ocr" in items[5].erase_method  # the raster plate
     cells = load_results(project)
-    assert len(cells) == len(items) * 4
+    assert len(cells) == len(items) * len(ALL_CONDITIONS)  # the card's four and both slot ones
+    assert len(slot_results(project)) == len(items) * 2  # every demo item has slots
     assert {c.status for c in cells} == {"ok"}
     assert any(c.f1 > 0 for c in cells)  # cell subjects share words, so the prior scores
     assert len(project.lexicon.rows()) > 400

@@ -156,3 +156,20 @@ def test_labeler_prompts_set_show_and_reset(tmp_path):
     assert "## slots: none" in shown
     assert labeler("reset", str(tmp_path / "p")).returncode == 0
     assert "prompt set: card (biology)" in labeler("show", str(tmp_path / "p")).stdout
+
+
+def test_the_dataset_card_prints_the_prompts_actually_used(tmp_path):
+    from labeler.export.exporter import export_project
+
+    with Project.create(tmp_path / "p") as project:
+        project.items.add(NewItem(item_id="i1", subject="a pendulum", key=[KeyEntry("bob")]))
+        card_set = export_project(project, tmp_path / "card")
+        use_prompt_set(project, PHYSICS)
+        run(project, RunRequest([baseline_model()], ["no-image"]))
+        export_project(project, tmp_path / "physics")
+        told = project_prompts(project).templates["told"]
+    assert card_set.n_rows == 0
+    assert build_prompt("told", "{subject}") in (tmp_path / "card" / "README.md").read_text()
+    printed = (tmp_path / "physics" / "README.md").read_text()
+    assert "```\n" + told + "\n```" in printed
+    assert build_prompt("told", "{subject}") not in printed
