@@ -113,22 +113,34 @@ def bootstrap_ci(
     """
     _require(df, "item_id", "model", "condition", "f1")
     rng = np.random.default_rng(seed)
-    tail = (1 - level) / 2 * 100
     records = []
     for model, part in df.groupby("model", sort=True):
         wide = part.pivot_table(index="item_id", columns="condition", values="f1", aggfunc="mean")
         wide = wide.reindex(columns=list(CONDITIONS)) * 100
         grounded = (wide["told"] - wide["no-image"]).to_numpy()
         matrix = np.column_stack([wide.to_numpy(), grounded])
-        draws = rng.integers(0, len(wide), size=(n_boot, len(wide)))
-        with np.errstate(all="ignore"), warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN columns: condition not run
-            sampled = np.nanmean(matrix[draws], axis=1)
-            estimates = np.nanmean(matrix, axis=0)
-            lo, hi = np.nanpercentile(sampled, [tail, 100 - tail], axis=0)
+        estimates, lo, hi = paired_bootstrap(matrix, rng, n_boot, level)
         for j, metric in enumerate((*CONDITIONS, "grounded")):
             records.append((model, metric, estimates[j], lo[j], hi[j]))
     return pd.DataFrame.from_records(records, columns=["model", "metric", "estimate", "lo", "hi"])
+
+
+def paired_bootstrap(
+    matrix: np.ndarray, rng: np.random.Generator, n_boot: int = 2000, level: float = 0.95
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Column means of ``matrix`` (items × metrics, NaN: not run) and their bootstrap CI.
+
+    Rows (items) are resampled once per replicate for every column together, so a column
+    that is a per-item difference keeps its pairing. Returns ``(estimates, lo, hi)``.
+    """
+    tail = (1 - level) / 2 * 100
+    draws = rng.integers(0, len(matrix), size=(n_boot, len(matrix)))
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN columns: condition not run
+        sampled = np.nanmean(matrix[draws], axis=1)
+        estimates = np.nanmean(matrix, axis=0)
+        lo, hi = np.nanpercentile(sampled, [tail, 100 - tail], axis=0)
+    return estimates, lo, hi
 
 
 def marker_table(df: pd.DataFrame) -> pd.DataFrame | None:

@@ -21,14 +21,15 @@ from pathlib import Path
 
 from labeler.data import SAMPLE_BOOK as _SAMPLE_BOOK_NAME
 from labeler.data import data_file
-from labeler.prompts import CONDITIONS
+from labeler.prompts import ALL_CONDITIONS
 from labeler.store import Item, NewItem, Project
 from labeler.store.records import Box
 
 SAMPLE_BOOK = data_file(_SAMPLE_BOOK_NAME)  # regenerate: python -m labeler.samples
 
-#: The conditions the demo's baseline answers under (the one place to add one).
-DEMO_CONDITIONS: tuple[str, ...] = tuple(CONDITIONS)
+#: The conditions the demo's baseline answers under (the one place to add one): the card's
+#: four and the two slot conditions, so a newcomer sees the comparison (decision 0022).
+DEMO_CONDITIONS: tuple[str, ...] = tuple(ALL_CONDITIONS)
 
 
 OPENSTAX = (

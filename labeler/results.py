@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from labeler.lexicon import Lexicon
-from labeler.prompts import needs_image
+from labeler.prompts import CONDITIONS, needs_image
 from labeler.review import effective_overrides
 from labeler.scoring import (
     DEFAULT_RULES,
@@ -292,10 +292,10 @@ def _load_results(project: Project, item_ids: Iterable[str] | None) -> list[Scor
     items = {i.id: i for i in project.items.list() if wanted is None or i.id in wanted}
     scored = _scores(project, items)
     overrides = {rid: o.value for rid, o in effective_overrides(project).items()}
-    flags = item_flags(
+    flags = item_flags(  # the card's flags read the card's four conditions only
         (a.item_id, a.condition, overrides.get(a.id, s.score.f1))
         for a, s, stale in scored
-        if answer_counts(a.status, stale)
+        if answer_counts(a.status, stale) and a.condition in CONDITIONS
     )
     unflagged = ItemFlags(unsolved_core=True, recitable=False)
     public = project.public_ids.labels(project.id_prefix)

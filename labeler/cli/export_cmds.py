@@ -37,6 +37,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="with --with-images: leave out items whose source may not be redistributed "
         "instead of refusing the export",
     )
+    p.add_argument(
+        "--include-slots",
+        action="store_true",
+        help="also publish answers under the slot conditions (slots, slots-no-image) as extra "
+        "rows with a slot_accuracy field; without it the export is exactly the card's schema",
+    )
     p.add_argument("--pretty-name", help="the dataset's display name (remembered by the project)")
     p.add_argument("--license", help="the card's license id, e.g. cc-by-4.0 (remembered)")
     p.add_argument(
@@ -94,7 +100,12 @@ def _export(args: argparse.Namespace) -> int:
             project.set_meta("cite_authors", " and ".join(authors))
         _warn_before_export(project, args.only_ready)
         report = export_project(
-            project, args.out, private=args.private, only_ready=args.only_ready, images=images
+            project,
+            args.out,
+            private=args.private,
+            only_ready=args.only_ready,
+            images=images,
+            include_slots=args.include_slots,
         )
     print("\n".join(report_lines(report)))
     return 0

@@ -36,7 +36,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--conditions",
         default="blind,told,desc,no-image",
-        help="comma-separated conditions (default: all four)",
+        help="comma-separated conditions (default: the card's four; also slots, slots-no-image)",
     )
     p.add_argument("--items", nargs="+", metavar="ID", help="run only these item ids")
     p.add_argument(

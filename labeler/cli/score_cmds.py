@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,7 +36,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "with how many items grounded and recited pair; marker accuracy (a project only: "
         "results.jsonl has no location hints); then the audits: decline rate, consensus names "
         "absent from the key, shuffled-key control. From a project folder it reports the answers "
-        "that count, exactly the rows an export would publish.",
+        "that count, exactly the rows an export would publish. Answers under the slot conditions "
+        "(slots, slots-no-image) get their own table: slot accuracy under both, the gap, chance "
+        "level and name-set F1 minus slot accuracy, with paired bootstrap CIs.",
     )
     report.add_argument("results", help="results.jsonl, or a project folder")
     report.add_argument("--format", choices=("markdown", "csv", "json"), default="markdown")
@@ -90,11 +93,13 @@ def _score(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     import pandas as pd
 
-    from labeler import analysis
+    from labeler import analysis, slot_results
+    from labeler.prompts import CONDITIONS
     from labeler.scoring.rescore import ResultsFileError
 
+    slot_frame = None
     if Path(args.results).is_dir():
-        frame, project_lexicon = _project_frame(args)
+        frame, project_lexicon, slot_frame = _project_frame(args)
     else:
         rows = _load(args)
         if not rows:
@@ -103,6 +108,8 @@ def _report(args: argparse.Namespace) -> int:
     missing = [c for c in ("item_id", "model", "condition", "f1") if c not in frame.columns]
     if missing:
         raise ResultsFileError(f"{args.results}: rows lack {', '.join(missing)}")
+    slots = slot_results.slot_table(slot_frame if slot_frame is not None else frame, seed=args.seed)
+    frame = frame[frame["condition"].isin(CONDITIONS)]  # the card's analysis: its four only
     table = analysis.results_table(frame)
     if args.format == "csv":
         sys.stdout.write(analysis.render_csv(table))
@@ -115,11 +122,16 @@ def _report(args: argparse.Namespace) -> int:
     audit = analysis.audits(frame, lexicon, seed=args.seed)
     if args.format == "markdown":
         sys.stdout.write(analysis.render_markdown(table, audit))
+        if not slots.empty:
+            sys.stdout.write("\n" + slot_results.render_slot_markdown(slots))
         if Path(args.results).is_dir():
             print(f"\nReview: {_review_line(args.results)}")
     else:
         cis = analysis.bootstrap_ci(frame, seed=args.seed)
-        sys.stdout.write(analysis.render_json(table, cis, audit))
+        report = json.loads(analysis.render_json(table, cis, audit))
+        if not slots.empty:
+            report["slots"] = slot_results.slot_json(slots)
+        sys.stdout.write(json.dumps(report, indent=2, ensure_ascii=False, allow_nan=False) + "\n")
     return 0
 
 
@@ -132,14 +144,16 @@ def _review_line(folder: str) -> str:
         return counts_line(review_counts(project))
 
 
-def _project_frame(args: argparse.Namespace) -> tuple[Any, Lexicon]:  # (DataFrame, ...)
-    """A project's counted cells as a results frame, and its lexicon (for the audits).
+def _project_frame(args: argparse.Namespace) -> tuple[Any, Lexicon, Any]:  # (DataFrame, ...)
+    """A project's counted cells as a results frame, its lexicon (for the audits), and its
+    scored slot answers (:func:`labeler.slot_results.slot_frame`).
 
     The cells are :func:`labeler.results.counted_results`: the rule every view
     and the export use, so this report shows their numbers.
     """
     from labeler.errors import LabelerError
     from labeler.results import counted_results, project_lexicon, results_frame
+    from labeler.slot_results import slot_frame, slot_results
     from labeler.store import Project
 
     if args.lexicon:
@@ -150,6 +164,7 @@ def _project_frame(args: argparse.Namespace) -> tuple[Any, Lexicon]:  # (DataFra
     with Project.open(args.results) as project:
         cells = counted_results(project)
         lexicon = project_lexicon(project)
+        slots = slot_frame(slot_results(project))
     if not cells:
         raise LabelerError(f"{args.results} has no counted answers to report; run some models")
-    return results_frame(cells), lexicon
+    return results_frame(cells), lexicon, slots

@@ -33,12 +33,12 @@ from labeler.export.schema import (
     ITEM_FIELDS,
     ITEMS_FILE,
     ITEMS_PARQUET,
-    RESULT_FIELDS,
     RESULTS_FILE,
     RESULTS_PARQUET,
     SAMPLE_FILE,
     SAMPLE_ROWS,
     Field,
+    result_fields,
 )
 from labeler.export.settings import DecodeSetting
 from labeler.lexicon_sources import ATTRIBUTION
@@ -73,6 +73,8 @@ class CardInfo:
     license: str = DEFAULT_LICENSE
     decode: tuple[DecodeSetting, ...] = ()  # labeler.export.settings.decode_settings
     facts: CardFacts = field(default_factory=CardFacts)  # card_sections.card_facts
+    slots: str = ""  # the slot conditions' section (labeler.export.slots); "" without slot rows
+    prompts: tuple[tuple[str, str], ...] = ()  # (condition, text) actually used; (): the card's
 
 
 def render_card(
@@ -95,7 +97,7 @@ def _q(text: str) -> str:
 def _feature(f: Field) -> list[str]:
     if f.type == "list[string]":
         return [f"    - name: {f.name}", "      sequence: string"]
-    return [f"    - name: {f.name}", f"      dtype: {f.type}"]
+    return [f"    - name: {f.name}", f"      dtype: {f.type.removesuffix('|null')}"]
 
 
 def _front_matter(info: CardInfo, n_rows: int, results_bytes: int, images: bool) -> str:
@@ -111,7 +113,7 @@ def _front_matter(info: CardInfo, n_rows: int, results_bytes: int, images: bool)
         f"pretty_name: {_q(info.pretty_name)}",
         "dataset_info:",
         "  features:",
-        *(line for f in RESULT_FIELDS for line in _feature(f)),
+        *(line for f in result_fields(bool(info.slots)) for line in _feature(f)),
         "  splits:",
         "    - name: train",
         f"      num_bytes: {results_bytes}",
@@ -171,14 +173,17 @@ def _results_table(results: Sequence[Row]) -> str:
     return render_markdown(results_table(frame)).rstrip("\n")
 
 
-def _prompts(conditions: Sequence[str]) -> str:
-    """The prompt of every condition the published answers were given under, verbatim."""
+def _prompts(conditions: Sequence[str], used: tuple[tuple[str, str], ...] = ()) -> str:
+    """The prompt of every condition the published answers were given under, verbatim, as
+    sent: the project's prompt set when it has its own, else the card's."""
     if not conditions:
         return "No answers are published yet, so no prompt was used."
+    chosen = dict(used)
     blocks = []
     for condition in conditions:
+        text = chosen.get(condition) or build_prompt(condition, "{subject}")
         blocks.append(f"**`{condition}`** — {_PROMPT_HEADINGS[condition]}:")
-        blocks.append("```\n" + build_prompt(condition, "{subject}") + "\n```")
+        blocks.append("```\n" + text + "\n```")
     return "\n\n".join(blocks)
 
 
@@ -286,7 +291,7 @@ This dataset contains {scale}. {_images_note(credits)}
 
 ### Schema — `{RESULTS_FILE}`
 
-{_schema_table(RESULT_FIELDS)}
+{_schema_table(result_fields(bool(info.slots)))}
 
 ### Schema — `{ITEMS_FILE}`
 
@@ -315,8 +320,8 @@ The `condition` column is only reproducible with the exact prompt text. These ar
 prompts of the conditions the published answers were given under; they share the same JSON
 output schema, and only the opening instruction differs.
 
-{_prompts(conditions)}
-
+{_prompts(conditions, info.prompts)}
+{info.slots}
 ### Decode settings per model
 
 What each published answer was asked with, read from the stored responses (the route and

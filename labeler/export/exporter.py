@@ -35,11 +35,14 @@ from labeler.export.schema import (
     SAMPLE_ROWS,
 )
 from labeler.export.settings import DecodeSetting, decode_settings
+from labeler.export.slots import slot_card_section
 from labeler.export.validate import check_no_leaks, validate_items, validate_results
 from labeler.export.writer import write_export
+from labeler.prompts import CONDITIONS, SLOT_CONDITIONS, prompts_used
 from labeler.results import ScoredCell, load_results
 from labeler.review import audit_rows
 from labeler.scoring.bulk import collector_paused
+from labeler.slot_results import slot_results
 from labeler.store import Item, Project
 from labeler.text.counted import counted
 
@@ -96,6 +99,7 @@ def check_export(
     private: bool = False,
     only_ready: bool = False,
     images: ImageOptions | None = None,
+    include_slots: bool = False,
 ) -> ExportReport:
     """Build and validate the export in memory: what it would write, or the ExportError.
 
@@ -107,7 +111,7 @@ def check_export(
     cells = load_results(project, [i.id for i in items])
     numbered = stored_public_ids(project)
     public = preview_public_ids(project, [i.id for i in items])
-    built = _build(project, items, cells, public, private, images is not None)
+    built = _build(project, items, cells, public, private, images is not None, include_slots)
     return _report(None, built, cells, len(public.keys() - numbered.keys()), skipped)
 
 
@@ -118,13 +122,16 @@ def export_project(
     private: bool = False,
     only_ready: bool = False,
     images: ImageOptions | None = None,
+    include_slots: bool = False,
 ) -> ExportReport:
     """Export the project's items and latest scored responses to ``out``.
 
     The card's name and license are the project settings ``pretty_name`` (default:
     the project's name) and ``license`` (default ``cc-by-nc-4.0``). The files are
     built and validated as :func:`check_export` does, then written. With ``images``
-    the export also carries the items' images (:mod:`labeler.export.images`).
+    the export also carries the items' images (:mod:`labeler.export.images`). Answers under
+    the slot conditions are published only with ``include_slots`` (as extra rows with a
+    ``slot_accuracy`` field, decision 0022); a plain export is exactly the card's schema.
     """
     folder = Path(out) if out is not None else default_folder(project)
     items, skipped = _exported_items(project, only_ready, images)
@@ -133,7 +140,7 @@ def export_project(
     with project.transaction():
         numbered = stored_public_ids(project)
         public = assign_public_ids(project, [i.id for i in items])
-        built = _build(project, items, cells, public, private, images is not None)
+        built = _build(project, items, cells, public, private, images is not None, include_slots)
         write_export(folder, built.files)
     return _report(folder, built, cells, len(public.keys() - numbered.keys()), skipped)
 
@@ -169,10 +176,11 @@ def _build(
     public: dict[str, str],
     private: bool,
     with_images: bool,
+    include_slots: bool = False,
 ) -> _Built:
     """Every file of the export, validated (ExportError on the first problem)."""
     with collector_paused():  # a bulk pass over every cell: see labeler.scoring.bulk
-        return _build_files(project, items, cells, public, private, with_images)
+        return _build_files(project, items, cells, public, private, with_images, include_slots)
 
 
 def _build_files(
@@ -182,14 +190,22 @@ def _build_files(
     public: dict[str, str],
     private: bool,
     with_images: bool,
+    include_slots: bool,
 ) -> _Built:
     counted = [c for c in cells if c.counts]  # labeler.results.answer_counts: the one rule
-    results = result_rows(counted, public)
-    items_out = item_rows(project, items, counted, public)
-    decode = tuple(decode_settings(project, counted))
+    card = [c for c in counted if c.condition in CONDITIONS]
+    slots = None
+    if include_slots:
+        scored = slot_results(project, [i.id for i in items])
+        slots = {s.response_id: s.accuracy for s in scored}
+        counted = card + [c for c in counted if c.response_id in slots]
+    results = result_rows(counted if include_slots else card, public, slots)
+    items_out = item_rows(project, items, card, public)
+    decode = tuple(decode_settings(project, card))  # slot answers: the same settings + order
     image_credits = credits(project, items) if with_images else None
     facts = card_facts(project, items, cells)
-    files = _files(project, results, items_out, decode, image_credits, facts)
+    section = slot_card_section(_slot_prompts(project)) if include_slots else ""
+    files = _files(project, results, items_out, decode, image_credits, facts, section)
     if with_images:
         files |= image_files(project, items, public, results)
     by_id = validate_items(items_out, project.id_prefix)
@@ -242,6 +258,7 @@ def _files(
     decode: tuple[DecodeSetting, ...],
     image_credits: list[Credit] | None,
     facts: CardFacts,
+    slots_section: str = "",
 ) -> dict[str, bytes]:
     results_bytes = dump_jsonl(results)
     info = CardInfo(
@@ -250,6 +267,8 @@ def _files(
         license=project.get_meta("license") or DEFAULT_LICENSE,
         decode=decode,
         facts=facts,
+        slots=slots_section,
+        prompts=tuple(prompts_used(project).items()),  # the card's set: the same text
     )
     card = render_card(info, results, items, len(results_bytes), image_credits)
     return {
@@ -258,6 +277,16 @@ def _files(
         SAMPLE_FILE: dump_jsonl(results[:SAMPLE_ROWS]),
         CARD_FILE: card.encode("utf-8"),
     }
+
+
+def _slot_prompts(project: Project) -> dict[str, str]:
+    """The slot prompts the project asks with (refused if its prompt set has none)."""
+    used = prompts_used(project, SLOT_CONDITIONS)
+    if not used:
+        raise ExportError(
+            "--include-slots: the project's prompt set has no slot prompts; add `slots` to it"
+        )
+    return used
 
 
 def _private_strings(project: Project, shared: set[int | None]) -> list[str]:

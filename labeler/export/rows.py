@@ -11,7 +11,8 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from labeler.prompts import CONDITIONS
+from labeler.export.schema import SLOT_FIELD
+from labeler.prompts import ALL_CONDITIONS
 from labeler.results import ScoredCell
 
 Row = dict[str, Any]
@@ -38,9 +39,24 @@ def result_row(cell: ScoredCell, public_id: str) -> Row:
     }
 
 
-def result_rows(cells: Iterable[ScoredCell], public_ids: Mapping[str, str]) -> list[Row]:
-    """Rows for ``cells`` whose item has a public id, in publication order."""
-    rows = [result_row(c, public_ids[c.item_id]) for c in cells if c.item_id in public_ids]
+def result_rows(
+    cells: Iterable[ScoredCell],
+    public_ids: Mapping[str, str],
+    slot_accuracy: Mapping[int, float] | None = None,
+) -> list[Row]:
+    """Rows for ``cells`` whose item has a public id, in publication order.
+
+    With ``slot_accuracy`` (response id → accuracy; an export with ``--include-slots``)
+    every row gets the ``slot_accuracy`` field, null outside the slot conditions.
+    """
+    rows = []
+    for c in cells:
+        if c.item_id not in public_ids:
+            continue
+        row = result_row(c, public_ids[c.item_id])
+        if slot_accuracy is not None:
+            row[SLOT_FIELD.name] = slot_accuracy.get(c.response_id)
+        rows.append(row)
     return sorted(rows, key=_order)
 
 
@@ -56,5 +72,5 @@ def dump_jsonl(rows: Sequence[Row]) -> bytes:
 
 def _order(row: Row) -> tuple:
     condition = row["condition"]
-    rank = CONDITIONS.index(condition) if condition in CONDITIONS else len(CONDITIONS)
+    rank = ALL_CONDITIONS.index(condition) if condition in ALL_CONDITIONS else len(ALL_CONDITIONS)
     return (public_number(row["item_id"]), row["model"], rank)

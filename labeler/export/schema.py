@@ -91,6 +91,21 @@ ITEM_FIELDS: tuple[Field, ...] = (
 )
 
 RESULT_NAMES: tuple[str, ...] = tuple(f.name for f in RESULT_FIELDS)
+
+#: The field an export made with ``--include-slots`` adds to every row (decision 0022).
+SLOT_FIELD = Field(
+    "slot_accuracy",
+    "float64|null",
+    "Under `slots` / `slots-no-image`: the share (0–1) of numbered slots given their key "
+    "name; null under the card's four conditions",
+)
+
+
+def result_fields(slots: bool = False) -> tuple[Field, ...]:
+    """The results.jsonl fields: the card's, plus ``slot_accuracy`` when slots are included."""
+    return (*RESULT_FIELDS, SLOT_FIELD) if slots else RESULT_FIELDS
+
+
 ITEM_NAMES: tuple[str, ...] = tuple(f.name for f in ITEM_FIELDS)
 
 RESULTS_FILE = "results.jsonl"

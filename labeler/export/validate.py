@@ -16,9 +16,15 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from labeler.errors import ExportError
-from labeler.export.schema import ITEM_FIELDS, PROVENANCE_FILE, RESULT_FIELDS, Field
+from labeler.export.schema import (
+    ITEM_FIELDS,
+    PROVENANCE_FILE,
+    SLOT_FIELD,
+    Field,
+    result_fields,
+)
 from labeler.lexicon import RELATIONS
-from labeler.prompts import CONDITIONS
+from labeler.prompts import ALL_CONDITIONS, CONDITIONS
 from labeler.store.records import PATTERNS, TIERS
 
 MAX_REPORTED = 10
@@ -67,6 +73,7 @@ CHECKS: dict[str, Callable[[Any], bool]] = {
     "map[string, list[string]]": _is_map(_is_names),
     "map[string, string]": _is_map(_is_str),
     "map[string, float64|null]": _is_map(lambda x: x is None or _is_float(x)),
+    "float64|null": lambda v: v is None or _is_float(v),
     "list[[string, string, string]]": lambda v: (
         isinstance(v, list)
         and all(
@@ -168,13 +175,17 @@ def validate_results(
     """Check results.jsonl rows against the schema and, if given, their items.
 
     Without ``items`` (importing published results) only the rows themselves are
-    checked; which items exist is the importer's question. Raises ExportError.
+    checked; which items exist is the importer's question. Rows with ``slot_accuracy``
+    (an export made with ``--include-slots``) may also hold the slot conditions.
+    Raises ExportError.
     """
     problems, seen = _Problems(context), set()
+    slots = bool(rows) and isinstance(rows[0], dict) and SLOT_FIELD.name in rows[0]
+    fields, conditions = result_fields(slots), ALL_CONDITIONS if slots else CONDITIONS
     copied = ("subject", "tier", "key_names", "unsolved_core", "recitable")
     for n, row in enumerate(rows, start=1):
         where = f"results.jsonl row {n}"
-        if not _check_shape(row, RESULT_FIELDS, where, problems):
+        if not _check_shape(row, fields, where, problems):
             continue
         cell = (row["item_id"], row["model"], row["condition"])
         where += " ({}, {}, {})".format(*cell)
@@ -183,9 +194,9 @@ def validate_results(
         seen.add(cell)
         if not row["model"]:
             problems.add(where, "model is empty")
-        if row["condition"] not in CONDITIONS:
-            problems.add(where, f"condition must be one of {CONDITIONS}")
-        for name in ("f1", "precision", "recall"):
+        if row["condition"] not in conditions:
+            problems.add(where, f"condition must be one of {conditions}")
+        for name in ("f1", "precision", "recall", *([SLOT_FIELD.name] if slots else [])):
             _check_fraction(row[name], name, where, problems)
         for name in ("n_pred", "n_key"):
             if row[name] < 0:

@@ -44,8 +44,8 @@ class ImagePayload:
 class CallRequest:
     """One user message: the prompt text, plus the question image unless ``no-image``.
 
-    ``item_id`` and ``subject`` are only read by the offline baseline, which predicts
-    from the project's corpus instead of from the prompt.
+    ``item_id``, ``subject`` and ``marks`` (a slot question's numbers) are only read by the
+    offline baseline, which predicts from the project's corpus instead of from the prompt.
     """
 
     prompt: str
@@ -53,6 +53,7 @@ class CallRequest:
     item_id: str = ""
     subject: str = ""
     condition: str = ""
+    marks: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

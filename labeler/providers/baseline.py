@@ -7,12 +7,17 @@ measures how guessable a dataset is from its subjects alone. It answers in the
 same JSON a VLM would and goes through the same parsing and scoring.
 
 Under ``blind`` the subject is not disclosed, so the baseline does not use it
-there: it predicts the names most common across all other items.
+there: it predicts the names most common across all other items. Asked a slot question it
+puts the same names on the marks in an order drawn from the item's id alone: it never
+sees the figure, so its slot accuracy is chance level, the floor the slot conditions are
+read against.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import random
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -64,9 +69,19 @@ class SubjectPriorBaseline(Provider):
 
     async def _send(self, request: CallRequest) -> CallResult:
         names = self.predict(request.item_id, use_subject=request.condition != "blind")
+        labels: list[dict[str, object]]
+        if request.marks:
+            labels = [
+                {"number": _number(mark), "name": name}
+                for mark, name in zip(
+                    _shuffled(request.marks, request.item_id), names, strict=False
+                )
+            ]
+        else:
+            labels = [{"name": name, "location_hint": ""} for name in names]
         answer = {
             "diagram_is": request.subject if request.condition != "blind" else "",
-            "labels": [{"name": name, "location_hint": ""} for name in names],
+            "labels": labels,
         }
         return CallResult(OK, json.dumps(answer, ensure_ascii=False), "stop", Usage(0, 0, 0))
 
@@ -84,3 +99,17 @@ SPEC = ProviderSpec(
     client=lambda _config, corpus: SubjectPriorBaseline((corpus() if corpus else None) or {}),
     batch=None,  # offline and free: it answers at once
 )
+
+
+def _shuffled(marks: Sequence[str], item_id: str) -> list[str]:
+    """``marks`` in an order seeded by the item id only: the same for every run, blind to
+    where anything is on the figure."""
+    seed = int.from_bytes(hashlib.sha256(item_id.encode("utf-8")).digest()[:8], "big")
+    order = list(marks)
+    random.Random(seed).shuffle(order)
+    return order
+
+
+def _number(mark: str) -> int | str:
+    """A number as JSON writes it (``3``); a printed letter as text."""
+    return int(mark) if mark.isdigit() else mark

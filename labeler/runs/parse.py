@@ -26,7 +26,7 @@ from labeler.status import ResponseStatus
 
 NAME_KEYS = ("name", "label", "term", "part", "structure")
 HINT_KEYS = ("location_hint", "location", "hint", "position", "where")
-MARKER_KEYS = ("marker", "letter")
+MARKER_KEYS = ("marker", "letter", "number")  # "number": the slot prompts' field
 LIST_KEYS = ("labels", "parts", "structures")
 DIAGRAM_KEYS = ("diagram_is", "diagram", "subject")
 
@@ -260,8 +260,17 @@ def _label(entry: object, marker: str, key_name: str) -> Label | None:
     if name is None:
         return None
     hint = next((entry[k] for k in HINT_KEYS if isinstance(entry.get(k), str)), "")
-    own = next((entry[k] for k in MARKER_KEYS if isinstance(entry.get(k), str)), "")
+    own = next((_mark_text(entry[k]) for k in MARKER_KEYS if _mark_text(entry.get(k))), "")
     return Label(name.strip(), _clean(hint.strip()), _marker(own) or marker)
+
+
+def _mark_text(value: object) -> str:
+    """A marker field as text: a string, or a whole number (``"number": 3``, not a bool)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return ""
 
 
 def _marker(text: str) -> str:

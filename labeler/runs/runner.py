@@ -29,7 +29,14 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from labeler.errors import LabelerError
-from labeler.prompts import CONDITIONS, build_prompt, needs_image
+from labeler.prompts import (
+    ALL_CONDITIONS,
+    CONDITIONS,
+    is_slot_condition,
+    needs_image,
+    project_prompts,
+    prompt_sha256,
+)
 from labeler.providers import make_provider
 from labeler.providers.base import (
     API_ERROR,
@@ -52,6 +59,7 @@ from labeler.runs.claims import DEFAULT_LEASE_S, CallClaims, make_claims, run_gu
 from labeler.runs.cost import call_cost, estimate_call_cost
 from labeler.runs.limits import Pace, SpendingCap
 from labeler.runs.parse import Label, ParsedAnswer, parse_answer
+from labeler.slots import SlotQuestion, slot_question
 from labeler.store import NewResponse, Project
 from labeler.store.claims import Taken
 
@@ -92,6 +100,7 @@ class PlannedCall:
     request_hash: str
     settings: Mapping[str, object]
     batch: bool = False  # sent through the provider's batch API (its batch price)
+    marks: tuple[str, ...] = ()  # a slot question's marks, in slot order
 
 
 @dataclass(frozen=True)
@@ -220,9 +229,10 @@ def plan_run(project: Project, request: RunRequest) -> RunPlan:
     cells they answer are not asked (and paid for) again.
     """
     models, conditions, item_ids = request.models, request.conditions, request.item_ids
-    bad = [c for c in conditions if c not in CONDITIONS]
+    bad = [c for c in conditions if c not in ALL_CONDITIONS]
     if bad:
-        raise LabelerError(f"unknown condition(s) {bad}; use {', '.join(CONDITIONS)}")
+        raise LabelerError(f"unknown condition(s) {bad}; use {', '.join(ALL_CONDITIONS)}")
+    prompts = project_prompts(project)
     spool.replay(project)
     if item_ids is None:
         items = [i for i in project.items.list() if i.status != "excluded"]
@@ -233,21 +243,29 @@ def plan_run(project: Project, request: RunRequest) -> RunPlan:
     if any(m.provider == "baseline" for m in models):
         corpus_digest = _corpus_digest(baseline_corpus(project))
     calls, unrunnable, skipped = [], [], 0
+    asks_slots = any(is_slot_condition(c) for c in conditions)
     for item in items:
         raw_image = project.assets.read(item.question_asset) if item.question_asset else None
+        slots = slot_question(project, item.id) if asks_slots else None
         for model in models:
             settings = _settings(model, corpus_digest)
-            image = None
-            limits = model.spec.image_limits
-            if raw_image is not None and limits is not None:
-                image = prepare_image(raw_image, limits)
+            images = _images(model, raw_image, slots)
             for condition in conditions:
+                slotted = is_slot_condition(condition)
+                if slotted and slots is None:
+                    why = "no slot question (no question image, or no named boxed label)"
+                    unrunnable.append(f"{item.id} {model.name} {condition}: {why}")
+                    continue
                 if needs_image(condition) and raw_image is None:
                     unrunnable.append(f"{item.id} {model.name} {condition}: no question image")
                     continue
-                prompt = build_prompt(condition, item.subject)
-                sent_image = image if needs_image(condition) else None
-                digest = request_hash(model, prompt, sent_image, settings)
+                marks = slots.marks if slotted and slots is not None else ()
+                prompt = prompts.build(condition, item.subject, marks)
+                sent_image = images[slotted] if needs_image(condition) else None
+                asked = settings
+                if slotted and slots is not None:  # which key entry each mark asks about
+                    asked = {**settings, "slot_order": [s.position for s in slots.slots]}
+                digest = request_hash(model, prompt, sent_image, asked)
                 if (item.id, model.name, condition, digest) in done:
                     skipped += 1
                     continue
@@ -260,10 +278,28 @@ def plan_run(project: Project, request: RunRequest) -> RunPlan:
                         prompt,
                         sent_image,
                         digest,
-                        settings,
+                        asked,
+                        marks=marks,
                     )
                 )
     return RunPlan(calls, skipped, unrunnable)
+
+
+def _images(
+    model: ModelConfig, question: bytes | None, slots: SlotQuestion | None
+) -> dict[bool, ImagePayload | None]:
+    """The images sent to ``model``: the question (key False) and the slot image (True).
+
+    A provider whose spec has no image limits (the offline baseline) is sent none: it
+    never looks.
+    """
+    limits = model.spec.image_limits
+    if limits is None:
+        return {False: None, True: None}
+    return {
+        False: prepare_image(question, limits) if question is not None else None,
+        True: prepare_image(slots.png, limits) if slots is not None else None,
+    }
 
 
 def _settings(model: ModelConfig, corpus_digest: str | None) -> dict[str, object]:
@@ -456,7 +492,7 @@ class _Sender:
                 if not await self.cap.claim(estimate):
                     return
             request = CallRequest(
-                call.prompt, call.image, call.item_id, call.subject, call.condition
+                call.prompt, call.image, call.item_id, call.subject, call.condition, call.marks
             )
             result, attempts = await send_with_retries(provider, request, self.retry, pace.wait)
             # Parsing is pure CPU (bounded, yet ~0.3 s on 1 MB of hostile output): off the loop,
@@ -621,6 +657,7 @@ def _row(
         error=error,
         run_id=run_id,
         parse_notes="; ".join(parsed.notes) or None,
+        prompt_sha256=prompt_sha256(call.prompt),
     )
 
 

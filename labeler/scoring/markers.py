@@ -15,7 +15,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from labeler.scoring.match import score_names
 from labeler.scoring.rules import DEFAULT_RULES, Rules
 
 if TYPE_CHECKING:
@@ -68,23 +67,12 @@ def marker_accuracy(
 ) -> MarkerScore:
     """Score ``(name, location_hint)`` labels against ``{letter: key name}``.
 
-    The first label that carries a letter decides that letter (a model cannot
-    hedge by attaching several names to one letter). A letter no label names
-    counts as unanswered; every letter counts in the denominator.
+    The same computation as slot accuracy (:func:`labeler.scoring.slots.slot_accuracy`),
+    the printed letters being the slots: the first label that carries a letter decides that
+    letter (a model cannot hedge by attaching several names to one letter). A letter no
+    label names counts as unanswered; every letter counts in the denominator.
     """
-    answered: dict[str, str] = {}
-    for name, hint in labels:
-        letter, clean = read_letter(name, hint)
-        if letter is not None and clean:
-            answered.setdefault(letter, clean)
-    correct, wrong, unanswered = [], {}, []
-    for letter, key_name in markers.items():
-        given = answered.get(letter.strip().upper())
-        if given is None:
-            unanswered.append(letter)
-        elif score_names([given], [key_name], lexicon, rules=rules).matches:
-            correct.append(letter)
-        else:
-            wrong[letter] = given
-    n = len(markers)
-    return MarkerScore(len(correct) / n if n else 0.0, n, correct, wrong, unanswered)
+    from labeler.scoring.slots import slot_accuracy  # slots reads letters with read_letter
+
+    score = slot_accuracy([(n, h or "", "") for n, h in labels], markers, lexicon, rules=rules)
+    return MarkerScore(score.accuracy, score.n_slots, score.correct, score.wrong, score.unanswered)

@@ -34,6 +34,7 @@ from labeler.store.public_ids import PublicIdTable
 from labeler.store.responses import ResponseTable
 from labeler.store.reviews import ReviewTable
 from labeler.store.score_cache import ScoreCacheTable
+from labeler.store.slot_orders import SlotOrderTable
 
 DB_NAME = "project.sqlite"
 POINTER_NAME = "project.toml"
@@ -94,6 +95,7 @@ class Project:
         self.batches = BatchTable(db)
         self.claims = ClaimTable(db)
         self.score_cache = ScoreCacheTable(db)
+        self.slot_orders = SlotOrderTable(db)
 
     # -- lifecycle ---------------------------------------------------------
 

@@ -166,6 +166,7 @@ class Response:
     asked_subject: str | None = None  # the item's subject when this answer was stored
     asked_image: str | None = None  # the item's question image asset then
     parse_notes: str | None = None  # how the parser read the answer (repairs, drafts skipped)
+    prompt_sha256: str | None = None  # sha256 of the prompt text asked (None: stored before it)
 
     @property
     def usage(self) -> Usage:
@@ -204,6 +205,7 @@ class NewResponse:
     run_id: int | None = None
     origin: str = "run"
     parse_notes: str | None = None
+    prompt_sha256: str | None = None  # labeler.prompts.prompt_sha256 of the text sent
 
 
 def dumps(value: Any) -> str:

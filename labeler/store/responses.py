@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
+from labeler.conditions import ALL_CONDITIONS
 from labeler.errors import LabelerError
 from labeler.status import RESPONSE_STATUSES
 from labeler.store.clock import now
@@ -47,6 +48,10 @@ class ResponseTable:
         """Store one response as it arrives; returns its row id."""
         if response.status not in RESPONSE_STATUSES:
             raise LabelerError(f"unknown response status {response.status!r}")
+        if response.condition not in ALL_CONDITIONS:  # checked here, not in SQL (decision 0022)
+            raise LabelerError(
+                f"unknown condition {response.condition!r}; expected one of {ALL_CONDITIONS}"
+            )
         values = dataclasses.asdict(response)
         values.update(values.pop("usage"))  # one column per token count
         columns: list[str] = []

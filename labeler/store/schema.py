@@ -170,7 +170,72 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE sources ADD COLUMN licence TEXT NOT NULL DEFAULT 'not-redistributable';
     ALTER TABLE sources ADD COLUMN attribution TEXT NOT NULL DEFAULT '';
     """,
-    # 9: review14: reviewer decisions (approvals, key confirmations, score overrides,
+    # 9: slots15: numbered-slot questions (decision 0022). The responses table is rebuilt
+    # without its CHECK on condition (the store checks conditions in code, so the two slot
+    # conditions, or later ones, need no second rebuild) and gains the sha256 of the prompt
+    # text each answer was asked with (NULL: stored before this migration); each item may
+    # keep the curator's slot order (key-entry positions in order, and those dropped) for
+    # the key geometry it was made for (key_digest). No table may reference responses(id)
+    # when this runs: under foreign keys the DROP would cascade into it.
+    """
+    CREATE TABLE responses_new (
+        id               INTEGER PRIMARY KEY,
+        item_id          TEXT NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+        model            TEXT NOT NULL,
+        condition        TEXT NOT NULL,
+        request_hash     TEXT NOT NULL,
+        status           TEXT NOT NULL CHECK (status IN
+                         ('ok', 'truncated', 'empty', 'refused', 'api_error', 'parse_error')),
+        finish_reason    TEXT,
+        raw_text         TEXT,
+        diagram_is       TEXT,
+        labels_json      TEXT NOT NULL DEFAULT '[]',
+        parse_ok         INTEGER NOT NULL DEFAULT 0,
+        input_tokens     INTEGER,
+        output_tokens    INTEGER,
+        reasoning_tokens INTEGER,
+        latency_ms       REAL,
+        attempts         INTEGER NOT NULL DEFAULT 1,
+        cost_usd         REAL,
+        settings_json    TEXT NOT NULL DEFAULT '{}',
+        image_width      INTEGER,
+        image_height     INTEGER,
+        image_bytes      INTEGER,
+        error            TEXT,
+        run_id           INTEGER REFERENCES runs(id) ON DELETE SET NULL,
+        origin           TEXT NOT NULL DEFAULT 'run' CHECK (origin IN ('run', 'import')),
+        created_at       TEXT NOT NULL,
+        asked_subject    TEXT,
+        asked_image      TEXT,
+        parse_notes      TEXT,
+        prompt_sha256    TEXT
+    );
+    INSERT INTO responses_new (
+        id, item_id, model, condition, request_hash, status, finish_reason, raw_text,
+        diagram_is, labels_json, parse_ok, input_tokens, output_tokens, reasoning_tokens,
+        latency_ms, attempts, cost_usd, settings_json, image_width, image_height, image_bytes,
+        error, run_id, origin, created_at, asked_subject, asked_image, parse_notes
+    )
+    SELECT
+        id, item_id, model, condition, request_hash, status, finish_reason, raw_text,
+        diagram_is, labels_json, parse_ok, input_tokens, output_tokens, reasoning_tokens,
+        latency_ms, attempts, cost_usd, settings_json, image_width, image_height, image_bytes,
+        error, run_id, origin, created_at, asked_subject, asked_image, parse_notes
+    FROM responses;
+    DROP TABLE responses;
+    ALTER TABLE responses_new RENAME TO responses;
+    CREATE INDEX responses_cell ON responses(item_id, model, condition, id);
+    CREATE INDEX responses_hash ON responses(request_hash, status);
+
+    CREATE TABLE slot_orders (
+        item_id      TEXT PRIMARY KEY REFERENCES items(id) ON DELETE CASCADE,
+        order_json   TEXT NOT NULL,
+        dropped_json TEXT NOT NULL DEFAULT '[]',
+        key_digest   TEXT NOT NULL,
+        updated_at   TEXT NOT NULL
+    );
+    """,
+    # 10: review14: reviewer decisions (approvals, key confirmations, score overrides,
     # comments) as an append-only audit trail, where an undo is a new row naming the one it
     # reverses; and the keys other curators gave an item independently (curator agreement)
     """
@@ -200,7 +265,7 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (item_id, curator)
     );
     """,
-    # 10: batch12: batch jobs submitted to a provider's batch API (labeler/runs/batch.py) and
+    # 11: batch12: batch jobs submitted to a provider's batch API (labeler/runs/batch.py) and
     # the calls in each, so a call is never submitted twice and a finished job never lost
     """
     CREATE TABLE batches (
@@ -235,7 +300,7 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX batch_requests_open ON batch_requests(collected, request_hash);
     """,
-    # 11: pg16: a team on one project. Each item's version (+1 on every write; an edit made
+    # 12: pg16: a team on one project. Each item's version (+1 on every write; an edit made
     # from an older version is refused, never silently overwritten), and the calls runs on
     # several machines claim (PostgreSQL only: FOR UPDATE SKIP LOCKED, with a lease so a
     # killed runner's claims are taken over; basis = the cell's latest response id when
@@ -254,7 +319,7 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (item_id, model, condition, request_hash, basis)
     );
     """,
-    # 12: cache17: each answer's scored result (labeler/store/score_cache.py), with the
+    # 13: cache17: each answer's scored result (labeler/store/score_cache.py), with the
     # fingerprints it was computed from (rules version, key, the lexicon rows it used) and
     # the digest of the whole lexicon it was last checked against (a shortcut, decision 0019)
     """

@@ -9,6 +9,7 @@ from labeler.data import data_file
 from labeler.demo import DEMO_CONDITIONS, REAL_FIGURES, build_demo_project
 from labeler.results import load_results
 from labeler.samples.book import layout
+from labeler.slot_results import slot_results
 from tests.paths import EXTERNAL_FIGURES
 
 # What each real figure names, from the figures themselves (an anatomist's reading of the
@@ -84,7 +85,8 @@ def test_the_sample_book_is_still_there_and_everything_is_scored(demo):
     assert markers == figures[2].spec.marker_names and sample[2].pattern == "C"
     assert "ocr" in sample[5].erase_method  # the raster plate
     cells = load_results(demo)
-    assert len(cells) == len(items) * len(DEMO_CONDITIONS)
+    assert len(cells) == len(items) * len(DEMO_CONDITIONS)  # the card's four and both slot ones
+    assert len(slot_results(demo)) == len(items) * 2  # every demo item has slots
     assert {c.status for c in cells} == {"ok"}
     assert any(c.f1 > 0 for c in cells)  # cell subjects share words, so the prior scores
     assert len(demo.lexicon.rows()) > 400

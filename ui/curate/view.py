@@ -44,6 +44,7 @@ from ui.curate.page_viewer import PageViewer
 from ui.curate.preview import TOOLS, ErasePreview, Figure
 from ui.curate.relink import RelinkBar
 from ui.curate.scan_dialog import ScanDialog
+from ui.curate.slots_panel import SlotsPanel
 from ui.errors import interactive, show_error
 from ui.progress import ProgressPanel
 from ui.review.decisions import DecisionPanel
@@ -103,6 +104,8 @@ class CurateView(QWidget):
         self.centre.addTab(self.preview, "Erase preview")
         self.decisions = DecisionPanel(session, self, cells=False)  # approvals, undoable
         self.centre.addTab(self.decisions, "Decisions")
+        self.slots = SlotsPanel(session, self)
+        self.centre.addTab(self.slots, "Slots")
 
         self.progress = ProgressPanel(self, compact=True)
         self.centre.setCornerWidget(self.progress, Qt.Corner.TopRightCorner)
@@ -576,6 +579,7 @@ class CurateView(QWidget):
         self.discard_button.setVisible(self.draft is not None)
         shown = self.item if self.draft is None and project is not None else None
         self.decisions.show_item(shown.id if shown is not None else None)
+        self.slots.follow(self.item.id if self.item is not None and self.draft is None else None)
 
     def _project_opened(self) -> None:
         self.item, self.draft, self.info = None, None, None

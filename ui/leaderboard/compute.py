@@ -16,7 +16,9 @@ from pathlib import Path
 import pandas as pd
 
 from labeler import analysis
+from labeler.prompts import CONDITIONS
 from labeler.results import ScoredCell, load_results, results_frame
+from labeler.slot_results import slot_frame, slot_results, slot_table
 from labeler.store import Project
 from ui.workers import TaskControl
 
@@ -57,6 +59,7 @@ class Leaderboard:
     n_unanswered: int  # API errors: no answer from the model
     n_stale: int = 0  # answered for an older subject or image: not counted until re-run
     intervals: bool = True  # False: the CIs are still being computed
+    slots: pd.DataFrame | None = None  # labeler.slot_results.slot_table; None: no slot answers
 
 
 def compute(folder: Path, n_boot: int = 2000, control: TaskControl | None = None) -> Leaderboard:
@@ -68,11 +71,14 @@ def compute(folder: Path, n_boot: int = 2000, control: TaskControl | None = None
     """
     with Project.open(folder) as project:
         cells = load_results(project)
+        slotted = slot_results(project)
+    slots = slot_table(slot_frame(slotted), n_boot=n_boot) if slotted else None
+    cells = [c for c in cells if c.condition in CONDITIONS]  # the card's table: its four
     counted = [c for c in cells if c.counts]  # labeler.results.answer_counts: the one rule
     unanswered = sum(1 for c in cells if not c.answered)
     stale = sum(1 for c in cells if c.answered and c.stale)
     if not counted:
-        return Leaderboard([], [], 0, unanswered, stale)
+        return Leaderboard([], [], 0, unanswered, stale, slots=slots)
     frame = results_frame(counted)
     table = analysis.results_table(frame)
     paired = analysis.paired_items(frame)
@@ -90,7 +96,7 @@ def compute(folder: Path, n_boot: int = 2000, control: TaskControl | None = None
             )
             for record in table.to_dict("records")
         ]
-        return Leaderboard(rows, flags, len(counted), unanswered, stale, intervals)
+        return Leaderboard(rows, flags, len(counted), unanswered, stale, intervals, slots)
 
     if control is not None:
         control.publish(board({}, intervals=False))

@@ -37,6 +37,7 @@ from ui.errors import show_error
 from ui.leaderboard.chart import GroundingChart
 from ui.leaderboard.compute import METRICS, ItemFlag, Leaderboard, ModelRow, compute
 from ui.leaderboard.flags import FLAG_FILTERS, FlagsModel
+from ui.leaderboard.slots_table import SlotTable
 from ui.session import Session
 
 CiRole = Qt.ItemDataRole.UserRole + 30
@@ -145,12 +146,21 @@ class LeaderboardView(QWidget):
             fheader.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
             fheader.resizeSection(column, 120 if column in (0, 4) else 72)
 
+        self.slots = SlotTable()
+        self.slots_box = QGroupBox("Numbered slots (outside the card's four): slot accuracy %")
+        QVBoxLayout(self.slots_box).addWidget(self.slots)
+        self.slots_box.hide()
         table_box = QGroupBox("Results: mean name-set F1, 95% bootstrap CI over items")
         QVBoxLayout(table_box).addWidget(self.table)
         chart_box = QGroupBox("Grounded vs recited")
         QVBoxLayout(chart_box).addWidget(self.chart)
         top = QSplitter(Qt.Orientation.Horizontal)
-        top.addWidget(table_box)
+        tables = QWidget()  # the card's table, and the slot table under it when there is one
+        tables_layout = QVBoxLayout(tables)
+        tables_layout.setContentsMargins(0, 0, 0, 0)
+        tables_layout.addWidget(table_box, 3)
+        tables_layout.addWidget(self.slots_box, 2)
+        top.addWidget(tables)
         top.addWidget(chart_box)
         top.setSizes([780, 460])
         flags_box = QGroupBox("Item flags")
@@ -233,6 +243,9 @@ class LeaderboardView(QWidget):
                 + ("" if board.intervals else " Computing the confidence intervals…")
             )
         self._fill_table(board.rows)
+        self.slots_box.setVisible(board.slots is not None)
+        if board.slots is not None:
+            self.slots.fill(board.slots)
         self.chart.set_rows(board.rows)
         self._fill_flags()
         self._fit_top()
@@ -242,6 +255,8 @@ class LeaderboardView(QWidget):
         table = self.table
         rows = sum(table.rowHeight(r) for r in range(table.rowCount()))
         needed = table.horizontalHeader().height() + rows + 2 * table.frameWidth()
+        if self.slots_box.isVisible():  # the slot table's header, rows and title
+            needed += 48 + sum(self.slots.rowHeight(r) for r in range(self.slots.rowCount()))
         needed = max(needed, self.chart.sizeHint().height()) + 48  # group box title, margins
         total = sum(self.body.sizes())
         if total > 0:

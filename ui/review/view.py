@@ -40,6 +40,7 @@ from ui.review.decisions import DecisionPanel
 from ui.review.details import response_html
 from ui.review.figure import FigurePanel
 from ui.review.matrix import GroupedHeader, MatrixDelegate, MatrixModel
+from ui.review.slots_overlay import SlotOverlay
 from ui.session import Session
 from ui.shortcuts import ShortcutRegistry
 
@@ -98,8 +99,13 @@ class ReviewView(QWidget):
         self.details = QTextBrowser()
         self.details.setPlaceholderText("Select a cell to see the raw answer, usage and cost.")
         self.decisions = DecisionPanel(session)
+        self.slots = SlotOverlay()
+        self.slots.hide()
+        answer = QSplitter(Qt.Orientation.Vertical)  # the raw answer; a slot answer drawn below
+        answer.addWidget(self.details)
+        answer.addWidget(self.slots)
         self.side = QTabWidget()
-        self.side.addTab(self.details, "Answer")
+        self.side.addTab(answer, "Answer")
         self.side.addTab(self.decisions, "Decisions")
         self.agreement = AgreementPanel(session)
         self.side.addTab(self.agreement, "Agreement")
@@ -350,6 +356,7 @@ class ReviewView(QWidget):
         override = effective_overrides(project, item_id).get(response.id) if response else None
         self.details.setHtml(response_html(column, response, earlier, stale, override))
         self.decisions.show_cell(column.model, column.condition)
+        self.slots.setVisible(self.slots.show_answer(project, response))
 
     # -- promoting names ----------------------------------------------------
 
