@@ -99,9 +99,10 @@ def data_version(db: Connection) -> int:
     """
     if isinstance(db, PgConnection):
         row = db.execute(
-            "SELECT (SELECT COALESCE(MAX(id), 0) FROM responses),"
-            " (SELECT COALESCE(MAX(id), 0) FROM review_events),"
-            " (SELECT COUNT(*) FROM items), (SELECT COALESCE(SUM(version), 0) FROM items)"
+            "SELECT (SELECT COALESCE(MAX(id), 0) FROM responses) AS answers,"
+            " (SELECT COALESCE(MAX(id), 0) FROM review_events) AS decisions,"
+            " (SELECT COUNT(*) FROM items) AS items,"
+            " (SELECT COALESCE(SUM(version), 0) FROM items) AS edits"
         ).fetchone()
         return hash(tuple(int(v) for v in row or ())) & 0x7FFFFFFFFFFFFFFF
     return int(db.execute("PRAGMA data_version").fetchone()[0])
@@ -122,6 +123,7 @@ def migrate(db: Connection, where: str) -> None:
                 db.execute(ddl(statement) if pg else statement)
             if isinstance(db, PgConnection):
                 db.set_schema_version(number + 1)
+                db.reset_identities()  # a table rebuilt with its rows (migration 9) keeps its ids
             else:
                 db.execute(f"PRAGMA user_version={number + 1}")
 

@@ -38,6 +38,7 @@ from labeler.errors import ProjectError
 
 _TOKEN = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|\?|%|\bLIKE\b", re.IGNORECASE)
 _INSERT = re.compile(r"^\s*INSERT\s+INTO\s+([A-Za-z_][A-Za-z0-9_]*)", re.IGNORECASE)
+_VALUES = re.compile(r"\bVALUES\b", re.IGNORECASE)  # INSERT … SELECT makes many rows: no lastrowid
 _DBAPI_ERRORS = (
     "IntegrityError",
     "OperationalError",
@@ -188,10 +189,13 @@ class PgConnection:
 
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> PgCursor:
         """Run one statement written in the store's SQLite dialect."""
-        query = translate(sql)
+        query = translate(sql).rstrip().rstrip(";")
         table = _INSERT.match(sql)
-        returning = (
-            table is not None and table[1] in self.id_tables() and "RETURNING" not in sql.upper()
+        returning = (  # one new row (INSERT … VALUES): its id is lastrowid, as SQLite gives it
+            table is not None
+            and table[1] in self.id_tables()
+            and "RETURNING" not in sql.upper()
+            and _VALUES.search(sql) is not None
         )
         if returning:
             query += " RETURNING id"

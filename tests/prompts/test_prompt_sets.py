@@ -163,13 +163,14 @@ def test_the_dataset_card_prints_the_prompts_actually_used(tmp_path):
 
     with Project.create(tmp_path / "p") as project:
         project.items.add(NewItem(item_id="i1", subject="a pendulum", key=[KeyEntry("bob")]))
-        card_set = export_project(project, tmp_path / "card")
-        use_prompt_set(project, PHYSICS)
         run(project, RunRequest([baseline_model()], ["no-image"]))
+        export_project(project, tmp_path / "card")
+        use_prompt_set(project, PHYSICS)
+        run(project, RunRequest([baseline_model()], ["no-image"]))  # new prompt text: asked again
         export_project(project, tmp_path / "physics")
-        told = project_prompts(project).templates["told"]
-    assert card_set.n_rows == 0
-    assert build_prompt("told", "{subject}") in (tmp_path / "card" / "README.md").read_text()
+        asked = project_prompts(project).templates["no-image"]
+    card = (tmp_path / "card" / "README.md").read_text()
+    assert build_prompt("no-image", "{subject}") in card
     printed = (tmp_path / "physics" / "README.md").read_text()
-    assert "```\n" + told + "\n```" in printed
-    assert build_prompt("told", "{subject}") not in printed
+    assert "```\n" + asked + "\n```" in printed
+    assert build_prompt("no-image", "{subject}") not in printed
