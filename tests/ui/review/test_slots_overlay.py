@@ -49,6 +49,7 @@ def view(tmp_path, qtbot, session):
     widget.resize(1280, 800)
     widget.show()
     qtbot.waitExposed(widget)
+    qtbot.waitUntil(lambda: widget.data is not None and not widget.loading, timeout=20000)
     return widget
 
 
