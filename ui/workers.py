@@ -48,10 +48,26 @@ class TaskControl:
     def __init__(self, signals: WorkerSignals) -> None:
         self._signals = signals
         self._cancelled = threading.Event()
+        self._committed = False
+        self._lock = threading.Lock()  # cancel() and commit() decide one way, never both
 
     def cancel(self) -> None:
-        """Ask the job to stop at its next :meth:`check` (it is never killed mid-write)."""
-        self._cancelled.set()
+        """Ask the job to stop at its next :meth:`check` (it is never killed mid-write).
+
+        Ignored once the job has :meth:`commit`-ted: its result is then delivered.
+        """
+        with self._lock:
+            if not self._committed:
+                self._cancelled.set()
+
+    def commit(self) -> None:
+        """Pass the job's last point to stop (it starts writing): raise :class:`Cancelled`
+        if it was cancelled, else ignore Cancel from now on, so a result that was written
+        is never dropped as if it had been cancelled."""
+        with self._lock:
+            if self._cancelled.is_set():
+                raise Cancelled
+            self._committed = True
 
     @property
     def cancelled(self) -> bool:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -115,6 +116,12 @@ def check_export(
     return _report(None, built, cells, len(public.keys() - numbered.keys()), skipped)
 
 
+#: The steps of an export, in order, as :func:`export_project` reports them to ``step``.
+#: Stopping (raising) at any of them writes nothing; after ``WRITING`` the export is written.
+SCORING, BUILDING, WRITING = "scoring", "building", "writing"
+EXPORT_STEPS = (SCORING, BUILDING, WRITING)
+
+
 def export_project(
     project: Project,
     out: str | os.PathLike[str] | None = None,
@@ -123,6 +130,7 @@ def export_project(
     only_ready: bool = False,
     images: ImageOptions | None = None,
     include_slots: bool = False,
+    step: Callable[[str], None] | None = None,
 ) -> ExportReport:
     """Export the project's items and latest scored responses to ``out``.
 
@@ -132,15 +140,23 @@ def export_project(
     the export also carries the items' images (:mod:`labeler.export.images`). Answers under
     the slot conditions are published only with ``include_slots`` (as extra rows with a
     ``slot_accuracy`` field, decision 0022); a plain export is exactly the card's schema.
+
+    ``step`` is told each of :data:`EXPORT_STEPS` as it starts, so a caller can show progress
+    and stop the export by raising: up to ``WRITING`` that writes nothing and assigns no
+    public numbers (the GUI's Cancel).
     """
+    reached = step or (lambda _: None)
     folder = Path(out) if out is not None else default_folder(project)
     items, skipped = _exported_items(project, only_ready, images)
     # scored before the write lock is taken: a run writing answers is not held up by scoring
+    reached(SCORING)
     cells = load_results(project, [i.id for i in items])
     with project.transaction():
+        reached(BUILDING)
         numbered = stored_public_ids(project)
         public = assign_public_ids(project, [i.id for i in items])
         built = _build(project, items, cells, public, private, images is not None, include_slots)
+        reached(WRITING)  # the last point to stop: the transaction rolls the numbers back
         write_export(folder, built.files)
     return _report(folder, built, cells, len(public.keys() - numbered.keys()), skipped)
 

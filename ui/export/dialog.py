@@ -34,6 +34,8 @@ from PySide6.QtWidgets import (
 
 from labeler.errors import LabelerError
 from labeler.export.exporter import (
+    EXPORT_STEPS,
+    WRITING,
     ExportReport,
     check_export,
     export_project,
@@ -43,14 +45,25 @@ from labeler.export.exporter import (
 from labeler.store import Project
 from labeler.text.counted import counted
 from ui import workers
+from ui.progress import ProgressPanel
 from ui.review.style import tone
 from ui.session import Session
 
 
-def run_export(folder: Path, out: Path, private: bool, only_ready: bool) -> ExportReport:
-    """Export on a worker thread (a SQLite connection belongs to one thread)."""
+def run_export(
+    folder: Path, out: Path, private: bool, only_ready: bool, control: workers.TaskControl
+) -> ExportReport:
+    """Export on a worker thread (a SQLite connection belongs to one thread), reporting each
+    step; Cancel stops it up to the write (nothing written), never during it."""
+
+    def step(name: str) -> None:
+        control.check()
+        control.progress(EXPORT_STEPS.index(name), len(EXPORT_STEPS), f"{name.capitalize()}…")
+        if name == WRITING:
+            control.commit()
+
     with Project.open(folder) as project:
-        return export_project(project, out, private=private, only_ready=only_ready)
+        return export_project(project, out, private=private, only_ready=only_ready, step=step)
 
 
 def run_check(folder: Path, private: bool, only_ready: bool) -> ExportReport:
@@ -112,6 +125,8 @@ class ExportDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addWidget(self.result, 1)
+        self.progress = ProgressPanel(self)  # the export's steps; Cancel up to the write
+        layout.addWidget(self.progress)
         layout.addWidget(self.buttons)
 
         browse.clicked.connect(self._browse)
@@ -185,12 +200,22 @@ class ExportDialog(QDialog):
         self.export_button.setEnabled(False)
         self.result.setHtml("Validating and writing…")
         worker = workers.Worker(
-            run_export, project.folder, out, self.private.isChecked(), self.only_ready.isChecked()
+            run_export,
+            project.folder,
+            out,
+            self.private.isChecked(),
+            self.only_ready.isChecked(),
+            pass_control=True,
         )
         worker.signals.result.connect(self._done)
         worker.signals.error.connect(self._failed)
+        worker.signals.cancelled.connect(self._cancelled)
         worker.signals.finished.connect(self._ended)
+        self.progress.follow(worker, "Exporting…")
         self.worker = workers.start(worker)
+
+    def _cancelled(self) -> None:
+        self.result.setHtml("Export cancelled. Nothing was written.")
 
     def _done(self, report: ExportReport) -> None:
         self.report = report

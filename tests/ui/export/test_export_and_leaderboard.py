@@ -150,3 +150,30 @@ def test_leaderboard_flags_and_their_best_scores_count_current_answers_only(tmp_
     ]
     assert (board.items[0].recitable, board.items[0].unsolved_core) == (True, True)
     assert METRICS == ("blind", "told", "desc", "no-image", "grounded", "recited")
+
+
+def test_cancel_stops_an_export_before_it_writes_and_says_so(dialog, qtbot, tmp_path, monkeypatch):
+    import threading
+
+    import labeler.export.exporter as exporter
+
+    scoring, go_on = threading.Event(), threading.Event()
+    real = exporter.load_results
+
+    def slow_scoring(*args, **kwargs):  # holds the export at its scoring step
+        scoring.set()
+        go_on.wait(20)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(exporter, "load_results", slow_scoring)
+    out = tmp_path / "out"
+    dialog.folder.setText(str(out))
+    qtbot.mouseClick(dialog.export_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(scoring.is_set, timeout=20_000)
+    assert dialog.progress.isVisible() and "Scoring" in dialog.progress.message.text()
+    dialog.progress.cancel_button.click()
+    go_on.set()
+    qtbot.waitUntil(lambda: dialog.worker is None, timeout=20_000)
+    assert "Export cancelled. Nothing was written." in dialog.result.toPlainText()
+    assert not out.exists()
+    assert not dialog.progress.isVisible()
