@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from labeler.lexicon import Lexicon
-from labeler.prompts import CONDITIONS
+from labeler.prompts import ALL_CONDITIONS
 from labeler.results import (
     ScoredCell,
     answer_labels,
@@ -125,7 +125,7 @@ def _snapshot(
         )
         for c in scored
     }
-    order = {c: i for i, c in enumerate(CONDITIONS)}
+    order = {c: i for i, c in enumerate(ALL_CONDITIONS)}
     columns = sorted(
         {Column(m, c) for _, m, c in cells},
         key=lambda col: (col.model, order.get(col.condition, len(order))),

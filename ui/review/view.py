@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from labeler.errors import LabelerError
-from labeler.prompts import CONDITIONS
+from labeler.prompts import ALL_CONDITIONS
 from labeler.review import effective_overrides
 from ui import workers
 from ui.errors import show_error
@@ -66,7 +66,7 @@ class ReviewView(QWidget):
             self.filter.addItem(label, name)
         self.condition = QComboBox()
         self.condition.addItem("All conditions", "")
-        for condition in CONDITIONS:
+        for condition in ALL_CONDITIONS:  # the card's four, then the slot conditions
             self.condition.addItem(condition, condition)
         self.position = QLabel()
         self.prev_button = QPushButton("◀ Previous")

@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from labeler.errors import LabelerError
-from labeler.prompts import CONDITIONS
+from labeler.prompts import ALL_CONDITIONS, CONDITIONS
 from labeler.providers.base import STATUSES
 from labeler.runs.batch import BatchRunSummary, CollectSummary
 from labeler.runs.runner import DEFAULT_CONCURRENCY, RunProgress, RunSummary
@@ -94,9 +94,14 @@ class RunView(QWidget):
             )
         self.models.header().setStretchLastSection(True)
         # conditions, items, options
-        self.conditions = {c: QCheckBox(c) for c in CONDITIONS}
-        for box in self.conditions.values():
-            box.setChecked(True)
+        self.conditions = {c: QCheckBox(c) for c in ALL_CONDITIONS}
+        for condition, box in self.conditions.items():
+            box.setChecked(condition in CONDITIONS)  # the card's four; slots when asked for
+            if condition not in CONDITIONS:
+                box.setToolTip(
+                    "Numbered-slot question, outside the card's four: the model names what is "
+                    "at each number (slot accuracy; decision 0022)"
+                )
         self.scope = QComboBox()
         for key, label in ITEM_SCOPES.items():
             self.scope.addItem(label, key)

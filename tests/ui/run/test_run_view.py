@@ -111,6 +111,19 @@ def test_models_without_their_key_are_listed_but_cannot_be_chosen(view):
     assert view.request() is None
 
 
+def test_the_card_s_four_conditions_are_the_default_and_slot_ones_can_be_added(view):
+    assert [c for c, box in view.conditions.items() if box.isChecked()] == [
+        "blind",
+        "told",
+        "desc",
+        "no-image",
+    ]
+    assert set(view.conditions) == {"blind", "told", "desc", "no-image", "slots", "slots-no-image"}
+    view.conditions["slots"].setChecked(True)
+    request = view.request()
+    assert request is not None and request.conditions[-1] == "slots"
+
+
 def test_a_run_fills_the_progress_bar_and_never_blocks_the_gui_thread(isolated_view, qtbot):
     view = isolated_view
     assert f"{CALLS} calls" in view.plan.text()
