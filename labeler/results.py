@@ -365,7 +365,9 @@ def _scores(project: Project, items: Mapping[str, Item]) -> list[tuple[CellRow, 
     for c in misses:
         result = context.score(c.item_id, json.loads(labels[c.id]))
         out[c.id] = (result, is_stale(c, items[c.item_id]))
-        fresh.append(context.entry(c, result))
+        entry = context.entry(c, result)
+        fresh.append(entry)
+        _decoded(entry.result_json, result.key_names)  # the next read finds it decoded
     if fresh:
         project.score_cache.put_many(version, fresh)
     return [(c, *out[c.id]) for c in rows]
