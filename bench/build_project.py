@@ -33,7 +33,7 @@ NAMES_PER_KEY = 10
 #: 1×1 PNG: the items' question image (content-addressed, so stored once).
 PNG = bytes.fromhex(
     "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
-    "1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082"
+    "1f15c4890000000d49444154789c6360606060000000050001a5f645400000000049454e44ae426082"
 )
 
 
@@ -61,7 +61,7 @@ def build(
     project = Project.create(folder, id_prefix="BENCH")
     try:
         source_file = folder.parent / f"{folder.name}-Hidden-Atlas-2024.pdf"
-        source_file.write_bytes(b"%PDF-1.4\n% bench source: private provenance\n")
+        _blank_pdf(source_file, pages=400)  # a real PDF: Curate opens it
         with project.transaction():
             project.lexicon.add_many(rows)
             source = project.sources.add(
@@ -92,6 +92,15 @@ def build(
     finally:
         project.close()
     return folder
+
+
+def _blank_pdf(path: Path, pages: int) -> None:
+    import pymupdf
+
+    with pymupdf.open() as doc:
+        for _ in range(pages):
+            doc.new_page()
+        doc.save(path)
 
 
 def _starter_rows() -> list[tuple[str, str, str]]:

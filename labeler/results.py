@@ -38,6 +38,7 @@ cell (:attr:`ScoredCell.markers`), scored from each label's name and
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import operator
 import weakref
@@ -364,7 +365,9 @@ def _scores(project: Project, items: Mapping[str, Item]) -> list[tuple[CellRow, 
     for c in misses:
         result = context.score(c.item_id, json.loads(labels[c.id]))
         out[c.id] = (result, is_stale(c, items[c.item_id]))
-        fresh.append(context.entry(c, result))
+        entry = context.entry(c, result)
+        fresh.append(entry)
+        _decoded(entry.result_json, result.key_names)  # the next read finds it decoded
     if fresh:
         project.score_cache.put_many(version, fresh)
     return [(c, *out[c.id]) for c in rows]
@@ -432,13 +435,14 @@ class _Context:
         """The cell's cached result if its fingerprints are the current ones, else None."""
         if cell.result_json is None or cell.key_fp != self.key_fps[cell.item_id]:
             return None
-        data = json.loads(cell.result_json)
+        result = _decoded(cell.result_json, self.names[cell.item_id])
         item = self.item_print(cell.item_id)
         if cell.lexicon_state != item.state:  # the lexicon changed: did it touch this cell?
-            if self.prints.cell(item, (*data["p"], *data["e"])) != cell.lexicon_fp:
+            names = (*result.predicted_names, *result.extra_names)
+            if self.prints.cell(item, names) != cell.lexicon_fp:
                 return None
             self.confirmed.append((item.state, cell.id))
-        return _decode(data, self.names[cell.item_id])
+        return result
 
     def score(self, item_id: str, labels: Sequence[Mapping[str, Any]]) -> _Result:
         """Score one answer's stored labels (what every number is computed from)."""
@@ -490,6 +494,23 @@ def _encode(result: _Result) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
+def _decoded(result_json: str, key: tuple[str, ...]) -> _Result:
+    """The cached result ``result_json`` decoded, memoised on its digest and the key names.
+
+    Every view re-reads all cells (Curate's scores, Review, the Leaderboard, again
+    after a run), and parsing and rebuilding 100k results is most of a warm read;
+    the same JSON with the same key is the same result, so a later read reuses it.
+    The result is shared and must not be mutated (as :func:`score_cell`'s).
+    """
+    signature = (hashlib.blake2b(result_json.encode(), digest_size=16).digest(), key)
+    found = _DECODED.get(signature)
+    if found is None:
+        if len(_DECODED) > MAX_MEMO:
+            _DECODED.clear()
+        found = _DECODED[signature] = _decode(json.loads(result_json), key)
+    return found
+
+
 def _decode(data: dict[str, Any], key: tuple[str, ...]) -> _Result:
     f1, precision, recall, n_pred, n_key = data["s"]
     score = NameScore(
@@ -524,10 +545,13 @@ def item_flags(cells: Iterable[tuple[str, str, float]]) -> dict[str, ItemFlags]:
 
     from labeler.analysis import item_flags as frame_flags
 
-    frame = pd.DataFrame(list(cells), columns=["item_id", "condition", "f1"])
-    if frame.empty:
-        return {}
-    flags = frame_flags(frame)
+    with collector_paused():  # the caller's generator may read 100k cells: no collections
+        rows = list(cells)
+        if not rows:
+            return {}
+        item_ids, conditions, f1s = zip(*rows, strict=True)  # columns, not a row per cell
+        frame = pd.DataFrame({"item_id": item_ids, "condition": conditions, "f1": f1s})
+        flags = frame_flags(frame)
     return {
         item_id: ItemFlags(unsolved_core=bool(unsolved), recitable=bool(recitable))
         for item_id, unsolved, recitable in zip(
@@ -537,23 +561,34 @@ def item_flags(cells: Iterable[tuple[str, str, float]]) -> dict[str, ItemFlags]:
 
 
 def results_frame(cells: Sequence[ScoredCell]) -> pd.DataFrame:
-    """The cells as a DataFrame with :data:`FRAME_COLUMNS` (``score`` holds the NameScore)."""
+    """The cells as a DataFrame with :data:`FRAME_COLUMNS` (``score`` holds the NameScore).
+
+    One pass reads every column of a cell at once, and the collector is held
+    while the name lists are copied (two new lists per cell: at 100k cells the
+    collections they trigger, re-walking every live cell, cost more than the copy).
+    """
     import pandas as pd
 
-    data = {}
-    for column in FRAME_COLUMNS:
-        get = operator.attrgetter(column)
-        values = [get(c) for c in cells]
-        data[column] = [list(v) for v in values] if column in _LIST_COLUMNS else values
-    return pd.DataFrame(data, columns=list(FRAME_COLUMNS))
+    if not cells:
+        return pd.DataFrame({column: [] for column in FRAME_COLUMNS}, columns=list(FRAME_COLUMNS))
+    with collector_paused():
+        columns = list(zip(*map(_ROW, cells), strict=True))
+        data = {
+            name: [list(v) for v in values] if name in _LIST_COLUMNS else list(values)
+            for name, values in zip(FRAME_COLUMNS, columns, strict=True)
+        }
+        return pd.DataFrame(data, columns=list(FRAME_COLUMNS))
 
 
 #: The frame's columns that hold name lists (tuples on the cell, lists in the frame).
 _LIST_COLUMNS = frozenset({"predicted_names", "key_names"})
+#: A cell's frame row, every column in one call.
+_ROW = operator.attrgetter(*FRAME_COLUMNS)
 
 
 _SCORES: weakref.WeakKeyDictionary[Lexicon, dict[tuple, NameScore]] = weakref.WeakKeyDictionary()
 _MARKERS: weakref.WeakKeyDictionary[Lexicon, dict[tuple, MarkerScore]] = weakref.WeakKeyDictionary()
+_DECODED: dict[tuple[bytes, tuple[str, ...]], _Result] = {}
 MAX_MEMO = 200_000
 
 
