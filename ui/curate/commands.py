@@ -94,10 +94,8 @@ class FieldEdit(SavedEdit):
         project = self.session.require_project()
         self.versions.write(
             self.item_id,
-            lambda expected: (
-                update_item(
-                    project, self.item_id, expected_version=expected, **{self.field: value}
-                ).version
+            lambda expected: update_item(
+                project, self.item_id, expected_version=expected, **{self.field: value}
             ),
         )
         self.session.item_changed.emit(self.item_id)
@@ -113,14 +111,12 @@ class FieldEdit(SavedEdit):
 def stored_key_setter(session: Session, versions: HeldVersions, item_id: str) -> KeySetter:
     """A setter that saves the key of a stored item (at its held version) and tells every view."""
 
-    def save(entries: list[KeyEntry], expected: int | None) -> int:
-        project = session.require_project()
-        project.items.set_key(item_id, entries, expected_version=expected)
-        # the write checked the version and added one; reading it back could see a later write
-        return project.items.get(item_id).version if expected is None else expected + 1
-
     def apply(entries: list[KeyEntry]) -> None:
-        versions.write(item_id, lambda expected: save(entries, expected))
+        project = session.require_project()
+        versions.write(
+            item_id,
+            lambda expected: project.items.set_key(item_id, entries, expected_version=expected),
+        )
         session.item_changed.emit(item_id)
         session.items_changed.emit()
 
@@ -149,18 +145,14 @@ class ImagesEdit(QUndoCommand):
         try:
             self.versions.write(
                 self.item_id,
-                lambda expected: (
-                    project.items.set_images(
-                        self.item_id,
-                        question_png=read(item.question_asset),
-                        answer_png=read(item.answer_asset),
-                        question_pdf=read(item.question_pdf_asset)
-                        if item.question_pdf_asset
-                        else None,
-                        erase_method=item.erase_method,
-                        erase_edits=item.erase_edits,
-                        expected_version=expected,
-                    ).version
+                lambda expected: project.items.set_images(
+                    self.item_id,
+                    question_png=read(item.question_asset),
+                    answer_png=read(item.answer_asset),
+                    question_pdf=read(item.question_pdf_asset) if item.question_pdf_asset else None,
+                    erase_method=item.erase_method,
+                    erase_edits=item.erase_edits,
+                    expected_version=expected,
                 ),
             )
         except EditConflict:

@@ -36,26 +36,35 @@ class HeldVersions(QObject):
         """The view (re)read ``item``: its edits start from this version."""
         self._held[item.id] = item.version
 
-    def expected(self, item_id: str) -> int | None:
-        """The version the next write of ``item_id`` must find (None: never read here)."""
-        return self._held.get(item_id)
+    def expected(self, item_id: str) -> int:
+        """The version the next write of ``item_id`` must find.
+
+        Only an item the view read can be edited, so one never held is a bug: it is not
+        written unchecked.
+        """
+        if item_id not in self._held:
+            raise RuntimeError(f"item {item_id} is edited but was never read by this window")
+        return self._held[item_id]
 
     def wrote(self, item_id: str, version: int) -> None:
         """This window's own write left the item at ``version``."""
         self._held[item_id] = version
 
-    def write(self, item_id: str, save: Callable[[int | None], int]) -> None:
-        """Run ``save(expected_version)`` (it returns the new version) and hold its result.
+    def write(self, item_id: str, save: Callable[[int], object]) -> None:
+        """Run ``save(expected_version)``, one store write of the item, and hold its new version.
 
+        The store adds exactly one to the version it checked, so the new version is known
+        without reading the item again (a read could already see someone else's next write).
         On :class:`EditConflict` nothing was written: the conflict is reported (the view shows
         the dialog) and re-raised, so the undo command that tried knows it did not happen.
         """
+        expected = self.expected(item_id)
         try:
-            version = save(self.expected(item_id))
+            save(expected)
         except EditConflict as exc:
             self.conflict.emit(item_id, str(exc))
             raise
-        self.wrote(item_id, version)
+        self.wrote(item_id, expected + 1)
 
 
 def ask_reload(parent: QWidget | None, item_id: str, message: str) -> bool:
