@@ -368,15 +368,26 @@ class CurateView(QWidget):
                 lambda pw: (str(project.folder), item_id, edits, pw, expected),
                 lambda done: self._reerased(*done, before, edits),
                 "Erasing again…",
-                on_error=lambda exc: self._job_failed(item_id, exc),
+                on_error=lambda exc: self._reerase_failed(item_id, figure, expected, exc),
             )
 
-    def _job_failed(self, item_id: str, exc: BaseException) -> None:
-        """A stale re-erase is an edit conflict (Reload / Keep editing); anything else a dialog."""
-        if isinstance(exc, EditConflict):
-            self.versions.conflict.emit(item_id, str(exc))
-        else:
+    def _reerase_failed(
+        self, item_id: str, figure: Figure, expected: int, exc: BaseException
+    ) -> None:
+        """A refused re-erase is someone else's edit (Reload / Keep editing), unless this
+        window itself wrote the item while it was erasing (a field typed meanwhile): then it
+        erases again from the new version. Any other error is a dialog."""
+        if not isinstance(exc, EditConflict):
             show_error(exc, self)
+        elif (
+            self.versions.expected(item_id) != expected
+            and self.draft is None
+            and self.item is not None
+            and self.item.id == item_id
+        ):
+            self.erase_again(figure)
+        else:
+            self.versions.conflict.emit(item_id, str(exc))
 
     def _erase(
         self, path: str, page: int, clip: Box, edits: EraseEdits, previous: Draft | None = None

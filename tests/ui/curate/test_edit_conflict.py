@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,8 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QMessageBox
 
 from labeler.store import KeyEntry, NewItem, Project
-from tests.ui.curate.test_curate_view import add_item, curate
+from tests.ui.curate import test_curate_view
+from tests.ui.curate.test_curate_view import curate
 from tests.ui.gui_helpers import wait_idle
 from ui import errors
 from ui.curate.versions import KEEP_EDITING, RELOAD
@@ -61,6 +63,15 @@ def stored(qtbot, window, subject: str) -> str:
     qtbot.waitUntil(lambda: model.row_of(item.id) >= 0)
     wait_idle(qtbot)
     return item.id
+
+
+def add_item(qtbot, window) -> str:
+    """An item erased from the test PDF and added, once the list has selected it (that
+    selection reads the item: another editor's write must come after it)."""
+    item_id = test_curate_view.add_item(qtbot, window)
+    qtbot.waitUntil(lambda: curate(window).items.current_item_id() == item_id)
+    wait_idle(qtbot)
+    return item_id
 
 
 def choose(view, item_id: str) -> None:
@@ -202,3 +213,35 @@ def test_a_re_erase_of_a_stale_item_stores_no_images(qtbot, window, project_dir,
     assert (after.question_asset, after.erase_edits) == (before.question_asset, before.erase_edits)
     assert after.subject == "plant cell"
     assert window.session.undo_stack.count() == depth
+
+
+def test_an_own_edit_made_while_re_erasing_is_no_conflict(
+    qtbot, window, conflicts, monkeypatch: pytest.MonkeyPatch
+):
+    from ui.curate import documents
+
+    view = curate(window)
+    item_id = add_item(qtbot, window)
+    project = window.session.require_project()
+    before = project.items.get(item_id)
+    started, proceed, versions = threading.Event(), threading.Event(), []
+    real = documents.reerase_item
+
+    def gated(*args):  # the real re-erase, held at its start until the curator has typed
+        versions.append(args[4])
+        started.set()
+        proceed.wait(20)
+        return real(*args)
+
+    monkeypatch.setattr(documents, "reerase_item", gated)
+    keep = next(e for e in project.items.key(item_id) if e.name == "Nucleus").bbox
+    view.erase_again(view.preview.figure.with_edit("keep", keep, True))
+    assert started.wait(20)
+    type_subject(view, "plant cell")  # this window writes the item while it is erasing
+    proceed.set()
+    qtbot.waitUntil(lambda: "keep" in project.items.get(item_id).erase_edits, timeout=20000)
+    wait_idle(qtbot)
+    assert versions == [before.version, before.version + 1]  # erased again from its own edit
+    after = project.items.get(item_id)
+    assert after.subject == "plant cell" and after.question_asset != before.question_asset
+    assert conflicts.shown == []
