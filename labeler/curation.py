@@ -145,12 +145,17 @@ def _refuse_duplicate(project: Project, path: Path, page: int, region: Box) -> N
 
 
 def reerase_item(
-    project: Project, item_id: str, edits: EraseEdits, password: str | None = None
+    project: Project,
+    item_id: str,
+    edits: EraseEdits,
+    password: str | None = None,
+    expected_version: int | None = None,
 ) -> tuple[Item, list[KeyEntry]]:
     """Erase the item's clip again with new edits; store the new images.
 
     The curated key is left alone (the curator may have fixed names by hand);
     the freshly harvested entries are returned so a view can offer them.
+    ``expected_version``: refuse (``EditConflict``) if the item changed since it was read.
     """
     from labeler.erase import erase_figure
     from labeler.pdf.document import open_document
@@ -172,6 +177,7 @@ def reerase_item(
         question_pdf=result.question_pdf,
         erase_method=result.method,
         erase_edits=edits.to_json(),
+        expected_version=expected_version,
     )
     if warning != item.warning:
         item = project.items.set_warning(item_id, warning)
@@ -303,6 +309,7 @@ def item_as_json(project: Project, item: Item) -> dict[str, Any]:
         "tier": item.tier,
         "pattern": item.pattern,
         "status": item.status,
+        "version": item.version,  # what --expected-version names
         "erase_method": item.erase_method,
         "warnings": item_warnings(project, item),
         "question": str(project.assets.path(item.question_asset)) if item.question_asset else None,

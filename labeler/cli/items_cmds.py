@@ -4,15 +4,30 @@ What a curator does to a key in Curate's key editor, from the command line:
 rename an entry, set or change its alternatives (other names printed with it,
 scored as the same part) and its note (printed text that is not a name), or
 tidy a typed name the way harvest splits printed labels.
+
+``edit-key`` and ``set-status`` write at the item's version (decision 0023): the one
+they read, or ``--expected-version`` (what ``items show`` printed, e.g. in a script
+that checked the item first). If someone changed the item in between, nothing is
+written and the command exits with :data:`EXIT_CONFLICT`.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from labeler.store import Item, Project
+
+#: The exit code of an edit refused because the item changed since it was read (2 is any
+#: other user error): a script can tell "read again and retry" from "fix the command".
+EXIT_CONFLICT = 4
+EXPECTED_HELP = (
+    "refuse the change (exit code 4) unless the item is still at this version "
+    "(`items show` prints it; default: the version this command reads)"
+)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -56,6 +71,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "('Aorta (cut)' -> Aorta, note cut); applied after --name",
     )
     p.add_argument("--json", action="store_true", help="print the item as JSON afterwards")
+    p.add_argument("--expected-version", type=int, metavar="N", help=EXPECTED_HELP)
     p.set_defaults(func=_edit_key)
 
     p = commands.add_parser(
@@ -69,6 +85,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("id", help="item id (internal, or the public PREFIX-N)")
     p.add_argument("status", choices=("draft", "ready", "excluded"))
     p.add_argument("--accept", metavar="REASON", help="accept readable key text, and say why")
+    p.add_argument("--expected-version", type=int, metavar="N", help=EXPECTED_HELP)
     p.set_defaults(func=_set_status)
 
     p = commands.add_parser(
@@ -91,6 +108,33 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("ids", nargs="*", help="items to check (default: every item)")
     p.add_argument("--ocr", action="store_true", help="also OCR vector-text figures")
     p.set_defaults(func=_check)
+
+
+def _at_version(args: argparse.Namespace, item: Item) -> int:
+    """The version to write at: the one read, unless ``--expected-version`` names another."""
+    from labeler.errors import EditConflict
+
+    if args.expected_version is not None and args.expected_version != item.version:
+        raise EditConflict(
+            f"item {item.id} is at version {item.version}, not {args.expected_version}: "
+            "someone changed it since; nothing was written"
+        )
+    return item.version
+
+
+def _refused(args: argparse.Namespace, change: Callable[[], int]) -> int:
+    """Run ``change``; an :class:`EditConflict` is one clear line and :data:`EXIT_CONFLICT`."""
+    from labeler.errors import EditConflict
+
+    try:
+        return change()
+    except EditConflict as exc:
+        print(f"labeler: edit conflict: {exc}", file=sys.stderr)
+        print(
+            f"labeler: see it as it is now: labeler items show {args.dir} {args.id}",
+            file=sys.stderr,
+        )
+        return EXIT_CONFLICT
 
 
 def _item(project: Project, item_id: str) -> Item:
@@ -164,10 +208,16 @@ def _edit_key(args: argparse.Namespace) -> int:
             alternatives = kept
         alternatives += args.add_alternative
         changed = edit_entry(entry, alternatives=alternatives, note=args.note)
-        if changed != key[index]:
-            project.items.set_key(item.id, [*key[:index], changed, *key[index + 1 :]])
-        _print(project, project.items.get(item.id), args.json)
-    return 0
+        new_key = [*key[:index], changed, *key[index + 1 :]]
+
+        def change() -> int:
+            expected = _at_version(args, item)
+            if changed != key[index]:  # the key read after the item: its write checks that too
+                project.items.set_key(item.id, new_key, expected_version=expected)
+            _print(project, project.items.get(item.id), args.json)
+            return 0
+
+        return _refused(args, change)
 
 
 def _add_key(args: argparse.Namespace) -> int:
@@ -186,11 +236,16 @@ def _set_status(args: argparse.Namespace) -> int:
 
     with Project.open(args.dir) as project:
         item = _item(project, args.id)
-        if args.accept is not None:
-            accept_residual_labels(project, item.id, args.accept)
-        item = update_item(project, item.id, status=args.status)
-        print(f"{item.id}: {item.status}")
-    return 0
+
+        def change() -> int:
+            expected = _at_version(args, item)  # before --accept: a stale command records nothing
+            if args.accept is not None:
+                accept_residual_labels(project, item.id, args.accept)
+            done = update_item(project, item.id, status=args.status, expected_version=expected)
+            print(f"{done.id}: {done.status} (version {done.version})")
+            return 0
+
+        return _refused(args, change)
 
 
 def _check(args: argparse.Namespace) -> int:
@@ -219,7 +274,10 @@ def _print(project: Project, item: Item, as_json: bool) -> None:
         print(json.dumps(item_as_json(project, item), indent=2, ensure_ascii=False))
         return
     public = stored_public_ids(project).get(item.id, "not yet exported")
-    print(f"{item.id} ({public}) · {item.status} · {item.tier} · pattern {item.pattern}")
+    print(
+        f"{item.id} ({public}) · {item.status} · {item.tier} · pattern {item.pattern}"
+        f" · version {item.version}"
+    )
     print(f"subject: {item.subject or '(none)'}")
     check = project.residual_checks.get(item.id)
     if check is None:

@@ -128,16 +128,24 @@ def add_item(
 
 
 def reerase_item(
-    folder: str, item_id: str, edits: EraseEdits, password: str | None = None
-) -> tuple[str, list[KeyEntry]]:
+    folder: str,
+    item_id: str,
+    edits: EraseEdits,
+    password: str | None = None,
+    expected_version: int | None = None,
+) -> tuple[str, list[KeyEntry], int]:
     """Erase a stored item again with new edits (the core stores the images).
 
-    Returns the id and the freshly harvested entries, from which the view updates
-    the key for the box edits (:func:`labeler.curation.key_after_box_edits`).
+    Returns the id, the freshly harvested entries, from which the view updates
+    the key for the box edits (:func:`labeler.curation.key_after_box_edits`), and
+    the item's new version. ``expected_version`` is the version the view holds: if
+    someone else changed the item since, nothing is stored (``EditConflict``).
     """
     from labeler.curation import reerase_item as reerase
     from labeler.store import Project
 
     with Project.open(folder) as project:
-        _, harvested = reerase(project, item_id, edits, password=password)
-    return item_id, harvested
+        item, harvested = reerase(
+            project, item_id, edits, password=password, expected_version=expected_version
+        )
+    return item_id, harvested, item.version

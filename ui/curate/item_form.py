@@ -2,7 +2,9 @@
 
 A field is saved when the curator finishes editing it (Enter or leaving the
 field; a choice in a list saves at once), as one undoable
-:class:`~ui.curate.commands.FieldEdit`.
+:class:`~ui.curate.commands.FieldEdit`, at the version of the item the view
+holds (:class:`~ui.curate.versions.HeldVersions`): a field someone else changed
+meanwhile is refused and reported, not overwritten.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from labeler.readiness import (
 from labeler.store.records import PATTERNS, STATUSES, TIERS, Item
 from ui import workers
 from ui.curate.commands import FieldEdit
+from ui.curate.versions import HeldVersions
 from ui.errors import show_error
 from ui.progress import ProgressPanel
 from ui.session import Session
@@ -62,9 +65,11 @@ class NotesEdit(QPlainTextEdit):
 class ItemForm(QWidget):
     """Edits one stored item's fields through the undo stack."""
 
-    def __init__(self, session: Session, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, session: Session, versions: HeldVersions, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
-        self.session = session
+        self.session, self.versions = session, versions
         self.item: Item | None = None
         self.id_label = QLabel("—", self)
         self.id_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -130,7 +135,14 @@ class ItemForm(QWidget):
                 self.show_item(self.item)  # the status list goes back to what is stored
                 return
         self.session.undo_stack.push(
-            FieldEdit(self.session, self.item.id, field, getattr(self.item, field), value)
+            FieldEdit(
+                self.session,
+                self.versions,
+                self.item.id,
+                field,
+                getattr(self.item, field),
+                value,
+            )
         )
 
     def _check_then_save(self, item: Item) -> None:

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 from labeler.curation import item_warnings, key_after_box_edits, key_from_labels
 from labeler.erase import EraseResult
 from labeler.erase.edits import EraseEdits
-from labeler.errors import LabelerError, PasswordRequired
+from labeler.errors import EditConflict, LabelerError, PasswordRequired
 from labeler.store import Project
 from labeler.store.records import Box, Item, KeyEntry
 from ui import workers
@@ -45,6 +45,7 @@ from ui.curate.preview import TOOLS, ErasePreview, Figure
 from ui.curate.relink import RelinkBar
 from ui.curate.scan_dialog import ScanDialog
 from ui.curate.slots_panel import SlotsPanel
+from ui.curate.versions import HeldVersions, ask_reload
 from ui.errors import interactive, show_error
 from ui.progress import ProgressPanel
 from ui.review.decisions import DecisionPanel
@@ -118,7 +119,10 @@ class CurateView(QWidget):
         self.add_button.clicked.connect(self.add_draft)
         self.discard_button = QPushButton("Discard", self)
         self.discard_button.clicked.connect(self.discard_draft)
-        self.form = ItemForm(session, self)
+        self.versions = HeldVersions(self)  # every edit names the version it was loaded at
+        # queued: the dialog (and a Reload) comes after the refused edit's own call returns
+        self.versions.conflict.connect(self._edit_refused, Qt.ConnectionType.QueuedConnection)
+        self.form = ItemForm(session, self.versions, self)
         self.key = KeyEditor(session, self)
         right = QWidget(self)
         buttons = QHBoxLayout()
@@ -352,6 +356,7 @@ class CurateView(QWidget):
             before = self.item
             edits = figure.edits
             item_id = self.item.id
+            expected = self.versions.expected(item_id)
             path = (
                 ""
                 if before.source_id is None
@@ -360,10 +365,29 @@ class CurateView(QWidget):
             self._run_document(
                 path,
                 documents.reerase_item,
-                lambda pw: (str(project.folder), item_id, edits, pw),
+                lambda pw: (str(project.folder), item_id, edits, pw, expected),
                 lambda done: self._reerased(*done, before, edits),
                 "Erasing again…",
+                on_error=lambda exc: self._reerase_failed(item_id, figure, expected, exc),
             )
+
+    def _reerase_failed(
+        self, item_id: str, figure: Figure, expected: int, exc: BaseException
+    ) -> None:
+        """A refused re-erase is someone else's edit (Reload / Keep editing), unless this
+        window itself wrote the item while it was erasing (a field typed meanwhile): then it
+        erases again from the new version. Any other error is a dialog."""
+        if not isinstance(exc, EditConflict):
+            show_error(exc, self)
+        elif (
+            self.versions.expected(item_id) != expected
+            and self.draft is None
+            and self.item is not None
+            and self.item.id == item_id
+        ):
+            self.erase_again(figure)
+        else:
+            self.versions.conflict.emit(item_id, str(exc))
 
     def _erase(
         self, path: str, page: int, clip: Box, edits: EraseEdits, previous: Draft | None = None
@@ -418,9 +442,15 @@ class CurateView(QWidget):
         )
 
     def _reerased(
-        self, item_id: str, harvested: list[KeyEntry], before: Item, edits: EraseEdits
+        self,
+        item_id: str,
+        harvested: list[KeyEntry],
+        version: int,
+        before: Item,
+        edits: EraseEdits,
     ) -> None:
         """Push the re-erase and the key change it implies as one undoable step."""
+        self.versions.wrote(item_id, version)
         project = self.session.require_project()
         after = project.items.get(item_id)
         key = project.items.key(item_id)
@@ -430,11 +460,10 @@ class CurateView(QWidget):
         stack = self.session.undo_stack
         stack.beginMacro(BOX_EDIT)
         try:
-            stack.push(ImagesEdit(self.session, item_id, before, after))
+            stack.push(ImagesEdit(self.session, self.versions, item_id, before, after))
             if new_key != key:
-                stack.push(
-                    KeyEdit(stored_key_setter(self.session, item_id), key, new_key, BOX_EDIT)
-                )
+                setter = stored_key_setter(self.session, self.versions, item_id)
+                stack.push(KeyEdit(setter, key, new_key, BOX_EDIT))
         finally:
             stack.endMacro()
         self.session.item_changed.emit(item_id)
@@ -509,6 +538,7 @@ class CurateView(QWidget):
         project = self.session.require_project()
         self.draft = None
         self.item = project.items.get(item_id)
+        self.versions.hold(self.item)
         self.preview.set_figure(self._figure_of(self.item))
         self.preview.set_attribution(_credit(project, self.item))
         self.centre.setCurrentIndex(PREVIEW_TAB)
@@ -553,7 +583,19 @@ class CurateView(QWidget):
         else:
             self.preview.set_key(project.items.key(item_id))
         self.item = fresh
+        self.versions.hold(fresh)  # this window wrote it (any view), and shows it as it is now
         self._show_side()
+
+    def _edit_refused(self, item_id: str, message: str) -> None:
+        """Someone else changed the item: Reload reads it again, Keep editing changes nothing."""
+        if not ask_reload(self, item_id, message):
+            return
+        if self.item is not None and self.item.id == item_id:
+            self._item_changed(item_id)  # re-read in place: the preview keeps its zoom
+        else:  # an undo of an item not on screen (a draft may be): hold it as it is now
+            self.versions.hold(self.session.require_project().items.get(item_id))
+        self.session.items_changed.emit()  # the lists show their changes too
+        self.session.status_message.emit(f"Reloaded item {item_id}")
 
     def _show_side(self) -> None:
         """Fill the right-hand panel for the draft, the item, or nothing."""
@@ -569,7 +611,8 @@ class CurateView(QWidget):
             )
             self.form.show_item(self.item)
             self.key.load(
-                project.items.key(self.item.id), stored_key_setter(self.session, self.item.id)
+                project.items.key(self.item.id),
+                stored_key_setter(self.session, self.versions, self.item.id),
             )
         else:
             self.heading.setText("Choose an item, or a region on a page to erase.")

@@ -351,7 +351,8 @@ def test_a_failed_save_is_shown_and_not_left_on_the_undo_stack(qtbot, window, di
     depth = stack.count()
     before = window.session.require_project().items.key(item_id)
     bad = [KeyEntry(name="  ")]  # the store refuses an entry with neither name nor marker
-    edit = KeyEdit(stored_key_setter(window.session, item_id), before, bad, "Break the key")
+    setter = stored_key_setter(window.session, view.versions, item_id)
+    edit = KeyEdit(setter, before, bad, "Break the key")
     try:
         stack.push(edit)
     except Exception as exc:  # PySide re-raises a slot's exception in the caller
