@@ -56,11 +56,16 @@ def format_metric(metric: str, value: float) -> str:
     return f"{value:.1f}%"
 
 
+#: Width of a number column in the results table ("0.0 – 10.0" under "no-image").
+METRIC_WIDTH = 70
+
+
 class CiDelegate(QStyledItemDelegate):
     """The value, with its 95% CI in small muted text underneath."""
 
     def sizeHint(self, option, index) -> QSize:
-        return QSize(90, option.fontMetrics.height() * 2 + 8)
+        width = option.fontMetrics.horizontalAdvance(str(index.data() or "")) + 16
+        return QSize(max(90, width), option.fontMetrics.height() * 2 + 8)
 
     def paint(self, painter, option, index) -> None:
         ci = index.data(CiRole)
@@ -118,10 +123,13 @@ class LeaderboardView(QWidget):
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.table.setAlternatingRowColors(True)
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        # the model's name whole (one row per model: measuring is cheap); the numbers fixed
+        # and narrow, the last column taking what is left; a narrow window scrolls sideways
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         for column in range(1, 1 + len(METRICS) + len(EXTRA_COLUMNS)):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
-            header.resizeSection(column, 84)
+            header.resizeSection(column, METRIC_WIDTH)
+        header.setStretchLastSection(True)
         self.chart = GroundingChart()
 
         self.flag_filter = QComboBox()
@@ -162,7 +170,7 @@ class LeaderboardView(QWidget):
         tables_layout.addWidget(self.slots_box, 2)
         top.addWidget(tables)
         top.addWidget(chart_box)
-        top.setSizes([780, 460])
+        top.setSizes([900, 340])
         flags_box = QGroupBox("Item flags")
         flags_layout = QVBoxLayout(flags_box)
         row = QHBoxLayout()
@@ -254,9 +262,13 @@ class LeaderboardView(QWidget):
         """Give the results table and chart the height they need, the flags the rest."""
         table = self.table
         rows = sum(table.rowHeight(r) for r in range(table.rowCount()))
-        needed = table.horizontalHeader().height() + rows + 2 * table.frameWidth()
+        # each table's header, rows and frame, and room for its sideways scroll bar (a
+        # narrow window scrolls the numbers rather than squeezing the model's name)
+        bar = table.horizontalScrollBar().sizeHint().height()
+        needed = table.horizontalHeader().height() + rows + 2 * table.frameWidth() + bar
         if self.slots_box.isVisible():  # the slot table's header, rows and title
-            needed += 48 + sum(self.slots.rowHeight(r) for r in range(self.slots.rowCount()))
+            slot_rows = sum(self.slots.rowHeight(r) for r in range(self.slots.rowCount()))
+            needed += 48 + slot_rows + bar
         needed = max(needed, self.chart.sizeHint().height()) + 48  # group box title, margins
         total = sum(self.body.sizes())
         if total > 0:

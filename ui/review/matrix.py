@@ -24,7 +24,14 @@ from labeler.status import ResponseStatus
 from ui.review.cells import CellSummary, Column, ReviewData, marker_text
 from ui.review.style import FAILURE_STATUSES, heat, tone
 
-CONDITION_LABELS = {"blind": "blind", "told": "told", "desc": "desc", "no-image": "no-img"}
+CONDITION_LABELS = {
+    "blind": "blind",
+    "told": "told",
+    "desc": "desc",
+    "no-image": "no-img",
+    "slots": "slots",
+    "slots-no-image": "slots∅",  # no image; the header tooltip names it
+}
 STATUS_LABELS = {
     ResponseStatus.TRUNCATED: "trunc",
     ResponseStatus.EMPTY: "empty",

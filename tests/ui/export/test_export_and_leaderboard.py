@@ -169,10 +169,14 @@ def test_cancel_stops_an_export_before_it_writes_and_says_so(dialog, qtbot, tmp_
     out = tmp_path / "out"
     dialog.folder.setText(str(out))
     qtbot.mouseClick(dialog.export_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(scoring.is_set, timeout=20_000)
-    assert dialog.progress.isVisible() and "Scoring" in dialog.progress.message.text()
-    dialog.progress.cancel_button.click()
-    go_on.set()
+    try:
+        qtbot.waitUntil(scoring.is_set, timeout=20_000)
+        # the step's progress reaches the GUI thread as a queued signal
+        qtbot.waitUntil(lambda: "Scoring" in dialog.progress.message.text(), timeout=20_000)
+        assert dialog.progress.isVisible()
+        dialog.progress.cancel_button.click()
+    finally:
+        go_on.set()  # never leave the worker waiting, whatever failed
     qtbot.waitUntil(lambda: dialog.worker is None, timeout=20_000)
     assert "Export cancelled. Nothing was written." in dialog.result.toPlainText()
     assert not out.exists()
