@@ -132,13 +132,25 @@ class Worker(QRunnable):
         must then be dropped, not delivered to a deleted widget.
         """
         for signal, handler in (
-            (self.signals.result, result),
+            (self.signals.result, result and self._unless_cancelled(result)),
             (self.signals.error, error),
             (self.signals.finished, finished),
         ):
             if handler is not None:
                 signal.connect(_guarded(owner, handler))
         return self
+
+    def _unless_cancelled(self, handler: Callable[[Any], None]) -> Callable[[Any], None]:
+        """``handler``, unless Cancel was pressed after the job finished but before its
+        result reached the GUI thread: then the job counts as cancelled, as the curator saw."""
+
+        def deliver(value: Any) -> None:
+            if self.control.cancelled:
+                self.signals.cancelled.emit()
+            else:
+                handler(value)
+
+        return deliver
 
     def run(self) -> None:  # runs on the pool thread
         fn, args, kwargs = self._call

@@ -93,19 +93,28 @@ def data_version(db: Connection) -> int:
 
     Cheap, so a window can poll it to notice a CLI run's answers or a teammate's
     edits. SQLite's ``PRAGMA data_version`` ignores this connection's own commits;
-    PostgreSQL has no such counter, so there it is a digest of the newest answer,
-    the newest review decision and the items' edit versions (own commits change it
-    too, which costs one extra refresh).
+    PostgreSQL has no such counter, so there it is :func:`content_digest` (own commits
+    change it too, which costs one extra refresh).
     """
     if isinstance(db, PgConnection):
-        row = db.execute(
-            "SELECT (SELECT COALESCE(MAX(id), 0) FROM responses) AS answers,"
-            " (SELECT COALESCE(MAX(id), 0) FROM review_events) AS decisions,"
-            " (SELECT COUNT(*) FROM items) AS items,"
-            " (SELECT COALESCE(SUM(version), 0) FROM items) AS edits"
-        ).fetchone()
-        return hash(tuple(int(v) for v in row or ())) & 0x7FFFFFFFFFFFFFFF
+        return content_digest(db)
     return int(db.execute("PRAGMA data_version").fetchone()[0])
+
+
+def content_digest(db: Connection) -> int:
+    """A digest of what the views show: the newest answer and review decision, the items'
+    edit versions, the lexicon's rows. It ignores the score cache, which the window's own
+    workers fill through their own connections, so a cache write is never taken for a
+    teammate's change."""
+    row = db.execute(
+        "SELECT (SELECT COALESCE(MAX(id), 0) FROM responses) AS answers,"
+        " (SELECT COALESCE(MAX(id), 0) FROM review_events) AS decisions,"
+        " (SELECT COUNT(*) FROM items) AS items,"
+        " (SELECT COALESCE(SUM(version), 0) FROM items) AS edits,"
+        " (SELECT COUNT(*) FROM lexicon) AS terms,"
+        " (SELECT COALESCE(MAX(id), 0) FROM lexicon) AS newest_term"
+    ).fetchone()
+    return hash(tuple(int(v) for v in row or ())) & 0x7FFFFFFFFFFFFFFF
 
 
 def migrate(db: Connection, where: str) -> None:

@@ -11,6 +11,7 @@ writes (a ``labeler run`` from a terminal).
 
 from __future__ import annotations
 
+from labeler.store.database import content_digest as _content_digest
 from labeler.store.database import data_version as _data_version
 from labeler.store.project import Project
 from labeler.store.records import Response
@@ -41,3 +42,8 @@ def item_statuses(project: Project) -> list[tuple[str, str]]:
 def data_version(project: Project) -> int:
     """Changes whenever another connection (another process) commits to the project."""
     return _data_version(project.db)
+
+
+def content_digest(project: Project) -> int:
+    """Changes when what the views show changes (answers, decisions, items, lexicon)."""
+    return _content_digest(project.db)

@@ -74,9 +74,14 @@ def test_the_windows_own_writes_do_not_look_like_another_process(qtbot, tmp_path
     window.session.open(folder)
     project = window.session.require_project()
     assert not window.watcher.poll()
-    project.items.update(project.items.list()[0].id, subject="the heart")  # this connection
+    own = project.items.list()[0].id
+    project.items.update(own, subject="the heart")  # this window's write, announced as the
+    window.session.item_changed.emit(own)  # views announce theirs
     assert not window.watcher.poll()
     with type(project).open(folder) as other:  # another connection, as another process has
         other.items.update(other.items.list()[0].id, subject="the mammalian heart")
     assert window.watcher.poll()
     assert not window.watcher.poll()  # once per change
+    with type(project).open(folder) as other:  # a write no view shows (as the score cache)
+        other.set_meta("cite_year", "2026")
+    assert not window.watcher.poll()

@@ -61,23 +61,44 @@ def test_cancelling_the_read_back_before_ready_keeps_the_status(qtbot, window):
     assert combo.currentData() == "draft" and not panel.isVisible()
 
 
-#: Enough pages that even a quiet machine (about 10 ms a page) is still scanning at Cancel.
-PAGES = 3000
+PAGES = 120
 
 
-def test_a_long_scan_fills_the_bar_and_stops_on_cancel(qtbot, window, tmp_path: Path):
+def test_a_long_scan_fills_the_bar_and_stops_on_cancel(qtbot, window, tmp_path: Path, monkeypatch):
+    import threading
+
+    import ui.curate.scan_dialog as scan_dialog
+
     path = tmp_path / "long.pdf"
     doc = pymupdf.open()
     for number in range(1, PAGES + 1):
         doc.new_page().insert_text((72, 72), f"Chapter {number}. Body text only.")
     doc.save(path)
     doc.close()
+    first_page, go_on = threading.Event(), threading.Event()
+    real = scan_dialog.scan_document
+
+    def held_after_page_one(path, password=None, on_page=None):  # a slow book, on any machine
+        def page(done: int, total: int) -> None:
+            on_page(done, total)
+            if done == 1:
+                first_page.set()
+                go_on.wait(20)
+
+        return real(path, password=password, on_page=page)
+
+    monkeypatch.setattr(scan_dialog, "scan_document", held_after_page_one)
     dialog = ScanDialog(window.session, str(path), None, window)
     qtbot.addWidget(dialog)
     dialog.show()
     panel = dialog.progress
-    qtbot.waitUntil(lambda: panel.bar.maximum() == PAGES and panel.bar.value() >= 1, timeout=10000)
-    panel.cancel_button.click()
+    try:
+        qtbot.waitUntil(first_page.is_set, timeout=10000)
+        qtbot.waitUntil(lambda: panel.bar.maximum() == PAGES and panel.bar.value() >= 1)
+        panel.cancel_button.click()
+    finally:
+        go_on.set()
+    qtbot.waitUntil(lambda: not panel.isVisible(), timeout=10000)
     wait_idle(qtbot)
     assert dialog.summary.text() == "Scan cancelled."
     assert dialog.found == [] and not dialog.add_button.isEnabled()
