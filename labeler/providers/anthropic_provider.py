@@ -16,7 +16,6 @@ as ``params``; Anthropic documents every Messages feature as available there, so
 from __future__ import annotations
 
 import base64
-import contextlib
 import math
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
@@ -37,12 +36,11 @@ from labeler.providers.config import ModelConfig
 from labeler.providers.spec import (
     MAX_TOKENS,
     TEMPERATURE,
-    BatchApiError,
-    BatchClient,
     BatchStatus,
     BatchSupport,
     ImageLimits,
     ProviderSpec,
+    SdkBatchClient,
     Setting,
     no_batch_refusal,
     no_thinking,
@@ -50,6 +48,7 @@ from labeler.providers.spec import (
 from labeler.usage import Usage
 
 if TYPE_CHECKING:
+    import anthropic
     from anthropic.types import Message
 
 _TRUNCATING = {"max_tokens", "model_context_window_exceeded"}
@@ -133,17 +132,19 @@ def _to_result(message: Message) -> CallResult:
     return CallResult(status, text, stop, usage=tokens)
 
 
-class AnthropicBatches(BatchClient):
+class AnthropicBatches(SdkBatchClient):
     """Message Batches: ``messages.batches.create`` / ``retrieve`` / ``results``."""
+
+    client: anthropic.Anthropic
 
     def __init__(self, config: ModelConfig) -> None:
         import anthropic
 
-        self._anthropic = anthropic
         self.config = config
-        self.client = anthropic.Anthropic(
+        client = anthropic.Anthropic(
             api_key=config.api_key(), base_url=config.base_url, timeout=config.timeout_s
         )
+        super().__init__(client, anthropic.APIError, "Anthropic", "message batch")
 
     def submit(self, requests: Sequence[tuple[str, CallRequest]]) -> str:
         batch_requests: list[Any] = [
@@ -180,16 +181,6 @@ class AnthropicBatches(BatchClient):
                 else:  # canceled or expired: never answered
                     text = f"not answered: the batch request was {result.type}"
                     yield row.custom_id, CallResult(API_ERROR, None, None, error=text)
-
-    def close(self) -> None:
-        self.client.close()
-
-    @contextlib.contextmanager
-    def _errors(self, what: str) -> Iterator[None]:
-        try:
-            yield
-        except self._anthropic.APIError as exc:
-            raise BatchApiError(f"Anthropic could not {what} the message batch: {exc}") from exc
 
 
 SPEC = ProviderSpec(

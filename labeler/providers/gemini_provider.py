@@ -14,7 +14,6 @@ dropped it, googleapis/python-genai#1103); the loopback tests check it arrives.
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import math
 from collections.abc import Iterator, Mapping, Sequence
@@ -36,13 +35,12 @@ from labeler.providers.config import ModelConfig
 from labeler.providers.spec import (
     MAX_TOKENS,
     TEMPERATURE,
-    BatchApiError,
-    BatchClient,
     BatchState,
     BatchStatus,
     BatchSupport,
     ImageLimits,
     ProviderSpec,
+    SdkBatchClient,
     Setting,
     no_batch_refusal,
 )
@@ -188,16 +186,17 @@ _BATCH_STATES: dict[str, BatchState] = {
 }
 
 
-class GeminiBatches(BatchClient):
+class GeminiBatches(SdkBatchClient):
     """Batch mode with inline requests: ``batches.create`` / ``get``; the answers come back
     inline in the job (``dest.inlined_responses``), each with the key it was sent with."""
+
+    client: Any
 
     def __init__(self, config: ModelConfig) -> None:
         from google.genai import errors
 
-        self._errors_module = errors
         self.config = config
-        self.client = _client(config, config.timeout_s)
+        super().__init__(_client(config, config.timeout_s), errors.APIError, "Gemini", "batch job")
 
     def submit(self, requests: Sequence[tuple[str, CallRequest]]) -> str:
         from google.genai import types
@@ -237,16 +236,6 @@ class GeminiBatches(BatchClient):
                 yield custom_id, CallResult(API_ERROR, None, None, error=text)
             else:
                 yield custom_id, _to_result(answer.response)
-
-    def close(self) -> None:
-        self.client.close()
-
-    @contextlib.contextmanager
-    def _errors(self, what: str) -> Iterator[None]:
-        try:
-            yield
-        except self._errors_module.APIError as exc:
-            raise BatchApiError(f"Gemini could not {what} the batch job: {exc}") from exc
 
 
 def _thinking_tokens(settings: Mapping[str, object]) -> int:

@@ -19,11 +19,10 @@ and reads each answer back through the same mapping.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 from collections.abc import Iterator, Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 from urllib.parse import urlsplit
 
 from labeler.providers.base import (
@@ -43,17 +42,19 @@ from labeler.providers.images import data_url
 from labeler.providers.spec import (
     MAX_TOKENS,
     TEMPERATURE,
-    BatchApiError,
-    BatchClient,
     BatchState,
     BatchStatus,
     BatchSupport,
     ImageLimits,
     ProviderSpec,
+    SdkBatchClient,
     Setting,
     no_thinking,
 )
 from labeler.usage import Usage
+
+if TYPE_CHECKING:
+    import openai
 
 
 class OpenAIProvider(Provider):
@@ -163,18 +164,20 @@ _BATCH_STATES: dict[str, BatchState] = {
 _ENDPOINT: Final = "/v1/chat/completions"
 
 
-class OpenAIBatches(BatchClient):
+class OpenAIBatches(SdkBatchClient):
     """The Batch API: a JSONL file of chat requests (``files.create``), ``batches.create``
     and ``retrieve``, then the output and error files (``files.content``)."""
+
+    client: openai.OpenAI
 
     def __init__(self, config: ModelConfig) -> None:
         import openai
 
-        self._openai = openai
         self.config = config
-        self.client = openai.OpenAI(
+        client = openai.OpenAI(
             api_key=config.api_key(), base_url=config.base_url, timeout=config.timeout_s
         )
+        super().__init__(client, openai.APIError, "OpenAI", "batch")
 
     def submit(self, requests: Sequence[tuple[str, CallRequest]]) -> str:
         lines = (
@@ -216,16 +219,6 @@ class OpenAIBatches(BatchClient):
                 if line.strip():
                     row = json.loads(line)
                     yield str(row["custom_id"]), _batch_result(row)
-
-    def close(self) -> None:
-        self.client.close()
-
-    @contextlib.contextmanager
-    def _errors(self, what: str) -> Iterator[None]:
-        try:
-            yield
-        except self._openai.APIError as exc:
-            raise BatchApiError(f"OpenAI could not {what} the batch: {exc}") from exc
 
 
 def _batch_result(row: dict[str, Any]) -> CallResult:

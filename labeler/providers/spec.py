@@ -11,9 +11,10 @@ provider that forgets one fails when its module is imported (and under mypy), no
 from __future__ import annotations
 
 import abc
+import contextlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from labeler.errors import LabelerError
 from labeler.providers.base import CallRequest, CallResult, Provider
@@ -99,6 +100,43 @@ class BatchClient(abc.ABC):
 
     def close(self) -> None:  # noqa: B027 - optional hook
         """Release the SDK client's connections."""
+
+
+class SdkClient(Protocol):
+    """What :class:`SdkBatchClient` asks of an SDK's client (a subclass names its own type)."""
+
+    def close(self) -> None: ...
+
+
+class SdkBatchClient(BatchClient):
+    """A batch API behind one blocking SDK client whose failures share one error class.
+
+    The three official SDKs differ in their calls but not in this: ``close`` releases the
+    client, and an SDK error becomes a :class:`BatchApiError` that names the provider, the
+    step and the provider's word for a job (``job``: "batch", "message batch", ...).
+    """
+
+    client: SdkClient
+
+    def __init__(
+        self, client: SdkClient, api_error: type[Exception], provider: str, job: str
+    ) -> None:
+        self.client = client
+        self._api_error = api_error
+        self._provider = provider
+        self._job = job
+
+    def close(self) -> None:
+        self.client.close()
+
+    @contextlib.contextmanager
+    def _errors(self, what: str) -> Iterator[None]:
+        """Raise an SDK error inside the block as ``<provider> could not <what> the <job>``."""
+        try:
+            yield
+        except self._api_error as exc:
+            message = f"{self._provider} could not {what} the {self._job}: {exc}"
+            raise BatchApiError(message) from exc
 
 
 @dataclass(frozen=True)
