@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 
 from labeler.errors import LabelerError
 from labeler.store.clock import now
@@ -26,8 +26,9 @@ EVENT_KINDS = ("approve", "confirm-key", "override", "comment", "undo")
 
 
 @dataclass(frozen=True)
-class ReviewEvent:
-    """One row of the audit trail.
+class NewReviewEvent:
+    """One decision as :mod:`labeler.review` hands it to the store (the id and time are
+    added there); every stored row is one of these plus its id and time (:class:`ReviewEvent`).
 
     ``model``/``condition`` name the cell of an override or a cell comment (``None`` for a
     decision about the whole item); ``response_id`` is the answer an override judged (a new
@@ -37,11 +38,9 @@ class ReviewEvent:
     the row an ``undo`` reverses.
     """
 
-    id: int
     item_id: str
     kind: str
     reviewer: str
-    created_at: str
     model: str | None = None
     condition: str | None = None
     response_id: int | None = None
@@ -52,19 +51,11 @@ class ReviewEvent:
 
 
 @dataclass(frozen=True)
-class NewReviewEvent:
-    """What :mod:`labeler.review` hands the store; the id and time are added there."""
+class ReviewEvent(NewReviewEvent):
+    """One row of the audit trail: the decision, its row id and when it was stored."""
 
-    item_id: str
-    kind: str
-    reviewer: str
-    model: str | None = None
-    condition: str | None = None
-    response_id: int | None = None
-    value: float | None = None
-    text: str = ""
-    detail: str = ""
-    undoes: int | None = None
+    id: int = field(kw_only=True)
+    created_at: str = field(kw_only=True)
 
 
 @dataclass(frozen=True)
@@ -77,18 +68,7 @@ class CuratorKey:
     created_at: str
 
 
-_COLUMNS = (
-    "item_id",
-    "kind",
-    "reviewer",
-    "model",
-    "condition",
-    "response_id",
-    "value",
-    "text",
-    "detail",
-    "undoes",
-)
+_COLUMNS = tuple(f.name for f in fields(NewReviewEvent))
 
 
 class ReviewTable:
@@ -159,17 +139,4 @@ def _curator_key(row: Row) -> CuratorKey:
 
 
 def _event(row: Row) -> ReviewEvent:
-    return ReviewEvent(
-        id=row["id"],
-        item_id=row["item_id"],
-        kind=row["kind"],
-        reviewer=row["reviewer"],
-        created_at=row["created_at"],
-        model=row["model"],
-        condition=row["condition"],
-        response_id=row["response_id"],
-        value=row["value"],
-        text=row["text"],
-        detail=row["detail"],
-        undoes=row["undoes"],
-    )
+    return ReviewEvent(**{name: row[name] for name in (*_COLUMNS, "id", "created_at")})
