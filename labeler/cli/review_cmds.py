@@ -7,6 +7,8 @@ the project's audit trail; ``undo`` appends a reversal. ``log`` prints the trail
 from __future__ import annotations
 
 import argparse
+import functools
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -19,24 +21,20 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     group = sub.add_parser("review", help="approve items, override scores, comment, undo, log")
     commands = group.add_subparsers(dest="review_command", required=True, metavar="COMMAND")
 
-    p = _decision(commands, "approve", "mark an item ready, recorded with your name")
-    p.set_defaults(func=_approve)
+    _decision(commands, "approve", "mark an item ready, recorded with your name", _approve)
+    _decision(commands, "confirm-key", "record that you checked the item's key as it is", _confirm)
 
-    p = _decision(commands, "confirm-key", "record that you checked the item's key as it is")
-    p.set_defaults(func=_confirm_key)
-
-    p = _decision(commands, "override", "give one answer a score in place of the scorer's")
+    text = "give one answer a score in place of the scorer's"
+    p = _decision(commands, "override", text, _override)
     p.add_argument("model", help="the model, as in `labeler review log` or the Review view")
     p.add_argument("condition", help="blind, told, desc or no-image")
     p.add_argument("score", help="a number from 0 to 1, or correct / incorrect")
     p.add_argument("--reason", required=True, help="why the scorer's number is wrong")
-    p.set_defaults(func=_override)
 
-    p = _decision(commands, "comment", "a comment on an item, or on one cell of it")
+    p = _decision(commands, "comment", "a comment on an item, or on one cell of it", _comment)
     p.add_argument("text", help="the comment")
     p.add_argument("--model", help="with --condition: comment on this cell")
     p.add_argument("--condition", help="with --model: comment on this cell")
-    p.set_defaults(func=_comment)
 
     p = commands.add_parser(
         "undo",
@@ -69,18 +67,38 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=_agreement)
 
 
+#: One decision on one item: ``(project, item id, reviewer, args)`` -> the line printed.
+Decide = Callable[["Project", str, str, argparse.Namespace], str]
+
+
 def _decision(
-    commands: argparse._SubParsersAction[argparse.ArgumentParser], name: str, text: str
+    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+    name: str,
+    text: str,
+    decide: Decide,
 ) -> argparse.ArgumentParser:
+    """A decision sub-command: ``DIR ID [--reviewer NAME]``, then its own arguments."""
     p = commands.add_parser(name, help=text)
     p.add_argument("dir", help="the project folder")
     p.add_argument("id", help="item id (internal, or the public PREFIX-N)")
     _reviewer(p)
+    p.set_defaults(func=functools.partial(_decide, decide))
     return p
 
 
 def _reviewer(p: argparse.ArgumentParser) -> None:
     p.add_argument("--reviewer", help="your name (default: $LABELER_REVIEWER)")
+
+
+def _decide(decide: Decide, args: argparse.Namespace) -> int:
+    """The reviewer named (or refused) before the project opens, then the item found."""
+    from labeler import review
+    from labeler.store import Project
+
+    who = review.reviewer_name(args.reviewer)
+    with Project.open(args.dir) as project:
+        print(decide(project, _item_id(project, args.id), who, args))
+    return 0
 
 
 def _item_id(project: Project, given: str) -> str:
@@ -89,55 +107,37 @@ def _item_id(project: Project, given: str) -> str:
     return _item(project, given).id
 
 
-def _approve(args: argparse.Namespace) -> int:
+def _approve(project: Project, item_id: str, who: str, args: argparse.Namespace) -> str:
     from labeler import review
-    from labeler.store import Project
 
-    who = review.reviewer_name(args.reviewer)
-    with Project.open(args.dir) as project:
-        event = review.approve(project, _item_id(project, args.id), who)
-        print(f"#{event.id} {event.item_id}: approved (ready) by {who}")
-    return 0
+    event = review.approve(project, item_id, who)
+    return f"#{event.id} {event.item_id}: approved (ready) by {who}"
 
 
-def _confirm_key(args: argparse.Namespace) -> int:
+def _confirm(project: Project, item_id: str, who: str, args: argparse.Namespace) -> str:
     from labeler import review
-    from labeler.store import Project
 
-    who = review.reviewer_name(args.reviewer)
-    with Project.open(args.dir) as project:
-        event = review.confirm_key(project, _item_id(project, args.id), who)
-        print(f"#{event.id} {event.item_id}: key confirmed by {who}")
-    return 0
+    event = review.confirm_key(project, item_id, who)
+    return f"#{event.id} {event.item_id}: key confirmed by {who}"
 
 
-def _override(args: argparse.Namespace) -> int:
+def _override(project: Project, item_id: str, who: str, args: argparse.Namespace) -> str:
     from labeler import review
-    from labeler.store import Project
 
-    who = review.reviewer_name(args.reviewer)
-    with Project.open(args.dir) as project:
-        item_id = _item_id(project, args.id)
-        event = review.override(
-            project, item_id, args.model, args.condition, args.score, args.reason, who
-        )
-        print(
-            f"#{event.id} {item_id} {args.model} · {args.condition}: score {event.value:g} "
-            f"by {who} (answer {event.response_id})"
-        )
-    return 0
+    event = review.override(
+        project, item_id, args.model, args.condition, args.score, args.reason, who
+    )
+    return (
+        f"#{event.id} {item_id} {args.model} · {args.condition}: score {event.value:g} "
+        f"by {who} (answer {event.response_id})"
+    )
 
 
-def _comment(args: argparse.Namespace) -> int:
+def _comment(project: Project, item_id: str, who: str, args: argparse.Namespace) -> str:
     from labeler import review
-    from labeler.store import Project
 
-    who = review.reviewer_name(args.reviewer)
-    with Project.open(args.dir) as project:
-        item_id = _item_id(project, args.id)
-        event = review.comment(project, item_id, args.text, who, args.model, args.condition)
-        print(f"#{event.id} {item_id}: comment by {who}")
-    return 0
+    event = review.comment(project, item_id, args.text, who, args.model, args.condition)
+    return f"#{event.id} {item_id}: comment by {who}"
 
 
 def _undo(args: argparse.Namespace) -> int:
