@@ -67,6 +67,9 @@ DEFAULT_CONCURRENCY = 4
 # A finished answer is never paid for twice; failures are re-sent only on request.
 FINAL = (OK, PARSE_ERROR, REFUSED)
 RETRYABLE = (API_ERROR, TRUNCATED, EMPTY)
+#: Answers up to this many characters are parsed on the loop (hostile text this long parses
+#: in under 4 ms; a typical answer in 0.05 ms), longer ones on a thread.
+INLINE_PARSE_CHARS = 2048
 
 
 @dataclass(frozen=True)
@@ -495,9 +498,7 @@ class _Sender:
                 call.prompt, call.image, call.item_id, call.subject, call.condition, call.marks
             )
             result, attempts = await send_with_retries(provider, request, self.retry, pace.wait)
-            # Parsing is pure CPU (bounded, yet ~0.3 s on 1 MB of hostile output): off the loop,
-            # so the other calls' streams and the cancel watcher keep running meanwhile.
-            response = await asyncio.to_thread(answer_row, call, result, attempts, self.run_id)
+            response = await _answer_row(call, result, attempts, self.run_id)
             if self.cap is not None:  # unknown actual cost: count the estimate
                 actual = response.cost_usd
                 await self.cap.settle(estimate, estimate if actual is None else actual)
@@ -541,6 +542,20 @@ class _Sender:
                     claims.finish(call)
         except sqlite3.OperationalError as exc:
             raise spool.keep(self.project, response, exc) from exc
+
+
+async def _answer_row(
+    call: PlannedCall, result: CallResult, attempts: int, run_id: int | None
+) -> NewResponse:
+    """:func:`answer_row`, off the loop when the answer is long.
+
+    Parsing is pure CPU (bounded, yet ~0.3 s on 1 MB of hostile output): a long answer is
+    parsed on a thread, so the other calls' streams and the cancel watcher keep running. A
+    short one is parsed in place: handing it to a thread costs more CPU than parsing it.
+    """
+    if result.text is None or len(result.text) <= INLINE_PARSE_CHARS:
+        return answer_row(call, result, attempts, run_id)
+    return await asyncio.to_thread(answer_row, call, result, attempts, run_id)
 
 
 async def send_with_retries(

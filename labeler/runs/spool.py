@@ -23,6 +23,7 @@ from labeler.atomic import write_bytes, write_text
 from labeler.errors import LabelerError
 from labeler.store import Project
 from labeler.store.records import NewResponse
+from labeler.usage import Usage
 
 SPOOL = "spool"
 # Space set aside in the spool when a run starts and given back when the disk fills up, so
@@ -116,6 +117,8 @@ def replay(project: Project) -> int:
 def _load(path: Path) -> NewResponse:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
+        if "usage" in data:  # kept as an object of token counts
+            data["usage"] = Usage(**data["usage"])
         return NewResponse(**data)
     except (OSError, UnicodeDecodeError, ValueError, TypeError) as exc:
         raise StoreWriteFailed(

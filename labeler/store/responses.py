@@ -52,8 +52,10 @@ class ResponseTable:
             raise LabelerError(
                 f"unknown condition {response.condition!r}; expected one of {ALL_CONDITIONS}"
             )
-        values = dataclasses.asdict(response)
-        values.update(values.pop("usage"))  # one column per token count
+        # A shallow read: ``dataclasses.asdict`` would deep-copy the labels and settings
+        # only to serialise them (a tenth of the runner's own CPU per call).
+        values = {f.name: getattr(response, f.name) for f in dataclasses.fields(response)}
+        values.update(dataclasses.asdict(values.pop("usage")))  # one column per token count
         columns: list[str] = []
         params: list[Any] = []
         for name, value in values.items():
