@@ -25,7 +25,7 @@ from labeler.store.claims import ClaimKey, Taken
 from labeler.store.database import is_postgres
 
 if TYPE_CHECKING:
-    from labeler.runs.runner import PlannedCall
+    from labeler.runs.plan import PlannedCall
 
 DEFAULT_LEASE_S = 60.0
 
