@@ -50,6 +50,7 @@ from ui import workers
 from ui.errors import show_error
 from ui.review.style import tone
 from ui.run import child
+from ui.run.batch_panel import BatchPanel, collected_text, submitted_text
 from ui.run.child import RunRequest
 from ui.run.models_file import ModelChoice, load_choices
 from ui.run.worker import Estimate, RunProcess, estimate
@@ -118,18 +119,9 @@ class RunView(QWidget):
             "and Collect stores them. Models without a batch API (the baseline) run directly."
         )
         # batch jobs still waiting for their answers
-        self.batch_jobs = QTreeWidget()
-        self.batch_jobs.setHeaderLabels(["Job", "Model", "State", "Answered", "Submitted"])
-        self.batch_jobs.setRootIsDecorated(False)
-        self.batch_jobs.setAlternatingRowColors(True)
-        self.batch_jobs.header().setStretchLastSection(True)
-        self.batch_jobs.setMaximumHeight(self.fontMetrics().lineSpacing() * 8)
-        self.batch_note = QLabel()
-        self.batch_note.setWordWrap(True)
-        self.collect_button = QPushButton("Collect")
-        self.collect_button.setToolTip(
-            "Ask the providers where each waiting job is and store every finished job's answers"
-        )
+        self.batch_panel = BatchPanel()
+        self.batch_jobs = self.batch_panel.jobs
+        self.collect_button = self.batch_panel.collect_button
         # plan and progress
         self.plan = QLabel("Choose models, conditions and items.")
         self.plan.setWordWrap(True)
@@ -204,16 +196,9 @@ class RunView(QWidget):
         run_layout.addWidget(self.spent)
         run_layout.addWidget(QLabel("Latest answers"))
         run_layout.addWidget(self.log, 1)
-        batch_box = QGroupBox("Batch jobs")
-        batch_layout = QVBoxLayout(batch_box)
-        batch_layout.addWidget(self.batch_jobs)
-        collect_row = QHBoxLayout()
-        collect_row.addWidget(self.batch_note, 1)
-        collect_row.addWidget(self.collect_button)
-        batch_layout.addLayout(collect_row)
         right = QVBoxLayout()
         right.addWidget(run_box, 1)
-        right.addWidget(batch_box)
+        right.addWidget(self.batch_panel)
 
         layout = QHBoxLayout(self)
         layout.addLayout(left, 1)
@@ -439,22 +424,8 @@ class RunView(QWidget):
         self._set_running(True)
 
     def refresh_batches(self) -> None:
-        """List the project's batch jobs still waiting for answers (a small store read)."""
-        project = self.session.project
-        jobs = project.batches.jobs(live_only=True) if project is not None else []
-        self.batch_jobs.clear()
-        for job in jobs:
-            answered = f"{job.answered or 0:,} of {job.requests:,}"
-            row = QTreeWidgetItem(
-                [job.provider_id, job.model, job.state, answered, job.submitted_at]
-            )
-            self.batch_jobs.addTopLevelItem(row)
-        for column in range(4):
-            self.batch_jobs.resizeColumnToContents(column)
-        self.batch_note.setText(
-            f"{len(jobs)} job(s) waiting for answers" if jobs else "No batch jobs waiting."
-        )
-        self.collect_button.setEnabled(bool(jobs) and self.run_process is None)
+        """List the project's batch jobs still waiting for answers."""
+        self.batch_panel.refresh(self.session.project, running=self.run_process is not None)
 
     def cancel(self) -> None:
         """Stop after the calls in flight; everything finished is kept."""
@@ -495,28 +466,11 @@ class RunView(QWidget):
         self.session.status_message.emit(f"Run {verb.lower()}: {summary.sent} answers stored")
 
     def _submitted(self, summary: BatchRunSummary) -> None:
-        text = (
-            f"<b>Submitted</b> {summary.submitted_calls:,} calls in {len(summary.jobs)} batch "
-            f"job(s), estimated ${summary.estimated_usd:,.4f} at the batch price."
-        )
-        if summary.waiting:
-            text += f" {summary.waiting:,} calls were already waiting in a job (not sent again)."
-        if summary.collected.stored:
-            text += f" Collected {summary.collected.stored:,} answers of finished jobs."
-        if summary.direct is not None:
-            text += f" {summary.direct.sent:,} calls without a batch API were sent directly."
-        self.outcome.setText(text)
+        self.outcome.setText(submitted_text(summary))
         self.session.status_message.emit(f"Batch submitted: {summary.submitted_calls} calls")
 
     def _collected(self, summary: CollectSummary) -> None:
-        counts = ", ".join(f"{k} {v:,}" for k, v in summary.counts.items() if v)
-        text = (
-            f"<b>Collected</b> {summary.stored:,} answers from {summary.finished} finished "
-            f"job(s){': ' + counts if counts else ''}, ${summary.cost_usd:,.4f}."
-        )
-        if summary.pending:
-            text += f" {len(summary.pending)} job(s) still running: collect again later."
-        self.outcome.setText(text)
+        self.outcome.setText(collected_text(summary))
         self.session.status_message.emit(f"Collected {summary.stored} batch answers")
 
     def _failed(self, message: str, user_error: bool) -> None:
@@ -544,7 +498,7 @@ class RunView(QWidget):
             self.batch_mode,
         ):
             widget.setEnabled(not running)
-        self.collect_button.setEnabled(not running and self.batch_jobs.topLevelItemCount() > 0)
+        self.batch_panel.set_running(running)
         for box in self.conditions.values():
             box.setEnabled(not running)
 
