@@ -227,7 +227,7 @@ def _build_files(
     slots = None
     section = slot_card_section(_slot_prompts(project)) if include_slots else ""
     if include_slots:
-        scored = slot_results(project, [i.id for i in items])
+        scored = slot_results(project, [i.id for i in items], counted)
         slots = {s.response_id: s.accuracy for s in scored}
         counted = card + [c for c in counted if c.response_id in slots]
     items_out = item_rows(project, items, card, public)
