@@ -50,7 +50,8 @@ class LexiconTerms:
 
     def relevant_rows(self, names: Iterable[str]) -> list[list[str]]:
         """Rows of the groups ``names`` fall in and of the groups vetoed against those."""
-        touched = {gid for name in names for gid in self._groups(name)}
+        # an item's answers repeat its names model after model: look each one up once
+        touched = {gid for name in set(names) for gid in self._groups(name)}
         groups = touched.union(*(self.vetoed.get(a, ()) for a in touched))
         rows = {row for gid in groups for row in self.rows_by_group[gid]}
         return sorted([r.canonical, r.synonym, r.relation] for r in rows)
@@ -118,8 +119,8 @@ def mean_f1(cells: Iterable[ScoredCell]) -> dict[str, float | None]:
         by_condition[c.condition].append((c.model, c.f1))
     out: dict[str, float | None] = {}
     for condition in CONDITIONS:
-        values = [f1 for _, f1 in sorted(by_condition.get(condition, []))]
-        out[condition] = math.fsum(values) / len(values) if values else None
+        values = sorted(by_condition.get(condition, ()))
+        out[condition] = math.fsum(f1 for _, f1 in values) / len(values) if values else None
     return out
 
 

@@ -24,15 +24,16 @@ BATCH_ROWS = 2000
 
 def result_row(cell: ScoredCell, public_id: str) -> Row:
     """The published row of one scored cell (the internal id never appears)."""
+    score = cell.score  # read once: this runs for every published row
     return {
         "item_id": public_id,
         "model": cell.model,
         "condition": cell.condition,
         "f1": float(cell.f1),
-        "precision": float(cell.precision),
-        "recall": float(cell.recall),
-        "n_pred": int(cell.n_pred),
-        "n_key": int(cell.n_key),
+        "precision": float(score.precision),
+        "recall": float(score.recall),
+        "n_pred": int(score.n_pred),
+        "n_key": int(score.n_key),
         "predicted_names": list(cell.predicted_names),
         "key_names": list(cell.key_names),
         "subject": cell.subject,
