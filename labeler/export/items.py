@@ -15,6 +15,7 @@ every score exactly, which makes a published export re-scorable and importable
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -50,8 +51,7 @@ class LexiconTerms:
 
     def relevant_rows(self, names: Iterable[str]) -> list[list[str]]:
         """Rows of the groups ``names`` fall in and of the groups vetoed against those."""
-        # an item's answers repeat its names model after model: look each one up once
-        touched = {gid for name in set(names) for gid in self._groups(name)}
+        touched = {gid for name in names for gid in self._groups(name)}
         groups = touched.union(*(self.vetoed.get(a, ()) for a in touched))
         rows = {row for gid in groups for row in self.rows_by_group[gid]}
         return sorted([r.canonical, r.synonym, r.relation] for r in rows)
@@ -149,11 +149,16 @@ def item_row(
         "alternatives": alternatives,
         "key_notes": notes,
         "distinct": {n: terms.distinct(n) for n in names},
-        "lexicon": terms.relevant_rows([*names, *(p for c in cells for p in c.predicted_names)]),
+        "lexicon": terms.relevant_rows(_answered(names, cells)),
         "unsolved_core": flags.unsolved_core,
         "recitable": flags.recitable,
         "mean_f1": mean_f1(cells),
     }
+
+
+def _answered(names: Iterable[str], cells: Sequence[ScoredCell]) -> set[str]:
+    """``names`` and every name the item's answers gave, once each (one C-level pass)."""
+    return {*names, *itertools.chain.from_iterable(c.predicted_names for c in cells)}
 
 
 def item_rows(
@@ -178,7 +183,7 @@ def item_rows(
         extra = lexicons.extra(item.id)
         terms = shared
         if extra:  # terms of just the rows that bear on the item: never the whole lexicon again
-            names = [*key_names(entries), *(p for c in mine for p in c.predicted_names)]
+            names = _answered(key_names(entries), mine)
             reaching = prints(lexicons.base).rows_reaching(names, extra)
             terms = LexiconTerms(Lexicon(reaching).with_rows(extra))
         lexicon = lexicons.lexicon(item.id)
