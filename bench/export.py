@@ -22,14 +22,17 @@ of ``/tmp/scale`` (10 models × 4 conditions × 250 / 2,500 items), CPU s (× fl
 100k, cached       9.93 s (12.2×), wall 54 s, 499 MiB  8.12 s (10.1×), wall 25 s, 426 MiB
 =================  ==================================  ==================================
 
-Floors: 0.07–0.08 s (10k) and 0.81 s (100k). results.jsonl is now streamed to the staging
-folder a batch at a time, so the export itself adds about 20 MiB over the cells it reads at
-100k (4 MiB at 10k): the growth left is ``labeler.results.load_results``'s 100k scored
-cells (≈270 MiB, 2.7 s CPU at 100k: alone 3.3× the floor), then interpreter start and
-imports (≈0.6 s), the store's key reads by the card's review and agreement sections, and
-writing the rows (the floor itself). At 10k start-up is the whole ratio. The 3× goal needs
-a cheaper read of the cells than ``load_results`` (read17's summary path carries scores,
-not the predicted names an export publishes).
+Floors: 0.07–0.08 s (10k) and 0.81 s (100k). A second run of the final code (load 6–9) gave
+floors 0.12 s / 1.24 s and, cached, 2.18 s (17.9×) at 10k and 8.81 s (7.1×), wall 22 s,
+426 MiB at 100k; peak RSS 195 → 426 MiB from 10k to 100k (2.2× for 10× the answers).
+The floor itself moves by half between runs on this machine: compare CPU seconds.
+results.jsonl is now streamed to the staging folder a batch at a time, so the export itself
+adds about 20 MiB over the cells it reads at 100k (4 MiB at 10k): the growth left is
+``labeler.results.load_results``'s 100k scored cells (≈270 MiB, 2.7 s CPU at 100k: alone 3.3×
+the floor), then interpreter start and imports (≈0.6 s), the store's key reads by the card's
+review and agreement sections, and writing the rows (the floor itself). At 10k start-up is the
+whole ratio. The 3× goal needs a cheaper read of the cells than ``load_results`` (read17's
+summary path carries scores, not the predicted names an export publishes).
 """
 
 from __future__ import annotations

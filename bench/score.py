@@ -23,7 +23,9 @@ contention), copies of ``/tmp/scale``, CPU s (× floor), peak RSS:
 =======================  ==========================  ==========================
 
 Floors: reading the rows 0.06 s (10k) / 0.69–0.72 s (100k); read + write results.jsonl
-0.15 s / 2.06–2.13 s. ``labeler score`` is within the goal at 100k (its per-row flag lookup
+0.15 s / 2.06–2.13 s. A second run of the final code (load 7–9): 100k report cached 8.25 s
+(11.3×, wall 21 s), no cache 13.7 s (18.7×, wall 34 s), score 5.09 s (2.1×, wall 10 s).
+``labeler score`` is within the goal at 100k (its per-row flag lookup
 was fixed before this round); at 10k interpreter start and the pandas import are the ratio.
 ``labeler report`` now reads the project's cells once (the slot answers are scored from the
 same cells instead of a second ``load_results``), takes the review line from the same open
