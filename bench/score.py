@@ -8,6 +8,32 @@ answers' names from the store, one JSON parse each); and ``labeler score results
 (the project's export) against reading and writing those rows with ``json``. Goal (issue
 #17): ≤ 5x reading the rows.
 
+Measured 2026-12-01 on the shared 2-core machine (load average 9–10: CPU seconds inflated by
+contention), copies of ``/tmp/scale``, CPU s (× floor), peak RSS:
+
+=======================  ==========================  ==========================
+                         before (main feda396)       after (export17)
+=======================  ==========================  ==========================
+10k report, no cache     2.47 s (39×), 210 MiB       2.27 s (36×), 200 MiB
+10k report, cached       1.86 s (30×), 198 MiB       1.63 s (26×), 188 MiB
+10k score                1.12 s (7.7×), 166 MiB      1.09 s (7.2×), 166 MiB
+100k report, no cache    16.7 s (24×), 544 MiB       14.8 s (20×), 481 MiB
+100k report, cached      10.9 s (15.8×), 464 MiB     7.83 s (10.8×), 412 MiB
+100k score               4.86 s (2.3×), 561 MiB      4.72 s (2.3×), 561 MiB
+=======================  ==========================  ==========================
+
+Floors: reading the rows 0.06 s (10k) / 0.69–0.72 s (100k); read + write results.jsonl
+0.15 s / 2.06–2.13 s. A second run of the final code (load 7–9): 100k report cached 8.25 s
+(11.3×, wall 21 s), no cache 13.7 s (18.7×, wall 34 s), score 5.09 s (2.1×, wall 10 s).
+``labeler score`` is within the goal at 100k (its per-row flag lookup
+was fixed before this round); at 10k interpreter start and the pandas import are the ratio.
+``labeler report`` now reads the project's cells once (the slot answers are scored from the
+same cells instead of a second ``load_results``), takes the review line from the same open
+project and builds a frame of only the columns the audits read. What is left at 100k cached:
+``load_results`` ≈2.7 s (alone ≈3.8× the floor), the shuffled-key and consensus audits
+≈2 s (a second scoring pass of every answer against another item's key, and the scorer's
+equivalence classes per item), interpreter start and imports ≈0.8 s.
+
 ``python bench/score.py rows [card|expert]`` is the scorer bench below.
 
 The scorer bench: rescore the card's 6,335 rows with a 2,000-term lexicon.
@@ -230,12 +256,12 @@ def projects(sizes: tuple[int, ...]) -> None:
         for label, usage in (("report, nothing cached", cold), ("report, scores cached", warm)):
             print(
                 f"  {label:<28} {usage.cpu:6.2f} s CPU ({usage.cpu / read:5.1f}x)"
-                f"  peak RSS {usage.peak_mib:5.0f} MiB"
+                f"  wall {usage.wall:6.2f} s  peak RSS {usage.peak_mib:5.0f} MiB"
             )
         print(f"  floor: read + write results.jsonl    {jsonl:6.2f} s CPU")
         print(
             f"  {'score results.jsonl':<28} {score.cpu:6.2f} s CPU ({score.cpu / jsonl:5.1f}x)"
-            f"  peak RSS {score.peak_mib:5.0f} MiB"
+            f"  wall {score.wall:6.2f} s  peak RSS {score.peak_mib:5.0f} MiB"
         )
     print("goal: <= 5x reading the rows (CPU seconds; the commands include interpreter start)")
 

@@ -226,9 +226,8 @@ def consensus_names(df: pd.DataFrame, lexicon: Lexicon | None = None) -> pd.Data
     _require(df, "item_id", "model", "predicted_names", "key_names")
     by_item: dict[str, list[tuple[str, str]]] = {}
     keys: dict[str, list[str]] = {}
-    for item_id, model, names, key in zip(
-        df["item_id"], df["model"], df["predicted_names"], df["key_names"], strict=True
-    ):
+    columns = (df[c].tolist() for c in ("item_id", "model", "predicted_names", "key_names"))
+    for item_id, model, names, key in zip(*columns, strict=True):  # lists: no per-value boxing
         by_item.setdefault(item_id, []).extend((model, name) for name in names or ())
         keys.setdefault(item_id, list(key))
     records = []
@@ -313,8 +312,8 @@ def shuffled_key_scores(
     other = derangement(sorted(keys), seed)
     key_sets = {item: _literal(key) for item, key in keys.items()}  # once per key, not per row
     scored, literal = [], []
-    for item, pred in zip(df["item_id"], df["predicted_names"], strict=True):
-        names, key = list(pred), list(keys[other[item]])
+    for item, names in zip(df["item_id"].tolist(), df["predicted_names"].tolist(), strict=True):
+        key = keys[other[item]]
         scored.append(score_counts(names, key, lexicon)[0])  # memoised numbers, no evidence
         literal.append(_set_f1(_literal(names), key_sets[other[item]]))
     overlap = np.array(literal)

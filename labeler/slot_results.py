@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from labeler.prompts import SLOT_CONDITIONS
-from labeler.results import counted_results, project_lexicon
+from labeler.results import ScoredCell, counted_results, project_lexicon
 from labeler.scoring.slots import SlotLabel, SlotScore, chance_accuracy, slot_accuracy
 from labeler.slots import Slot, entry_boxes, has_printed_markers, render_slots
 from labeler.store import KeyEntry, Project, Response
@@ -109,9 +109,19 @@ def answered_slots(project: Project, response: Response) -> AnsweredSlots | None
     return AnsweredSlots(slots, slot_accuracy(slot_labels(response), key, lexicon), png)
 
 
-def slot_results(project: Project, item_ids: Iterable[str] | None = None) -> list[SlotCell]:
-    """Every counted slot answer, scored (answers whose slots no longer exist are left out)."""
-    cells = [c for c in counted_results(project, item_ids) if c.condition in SLOT_CONDITIONS]
+def slot_results(
+    project: Project,
+    item_ids: Iterable[str] | None = None,
+    counted: Sequence[ScoredCell] | None = None,
+) -> list[SlotCell]:
+    """Every counted slot answer, scored (answers whose slots no longer exist are left out).
+
+    ``counted`` is the caller's :func:`counted_results` for the same items, if it has them:
+    a report or export then reads the project's cells once, not twice.
+    """
+    if counted is None:
+        counted = counted_results(project, item_ids)
+    cells = [c for c in counted if c.condition in SLOT_CONDITIONS]
     if not cells:
         return []
     wanted = {c.response_id for c in cells}

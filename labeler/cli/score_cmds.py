@@ -97,9 +97,9 @@ def _report(args: argparse.Namespace) -> int:
     from labeler.prompts import CONDITIONS
     from labeler.scoring.rescore import ResultsFileError
 
-    slot_frame = None
+    slot_frame, review = None, None
     if Path(args.results).is_dir():
-        frame, project_lexicon, slot_frame = _project_frame(args)
+        frame, project_lexicon, slot_frame, review = _project_frame(args)
     else:
         rows = _load(args)
         if not rows:
@@ -124,8 +124,8 @@ def _report(args: argparse.Namespace) -> int:
         sys.stdout.write(analysis.render_markdown(table, audit))
         if not slots.empty:
             sys.stdout.write("\n" + slot_results.render_slot_markdown(slots))
-        if Path(args.results).is_dir():
-            print(f"\nReview: {_review_line(args.results)}")
+        if review is not None:
+            print(f"\nReview: {review}")
     else:
         cis = analysis.bootstrap_ci(frame, seed=args.seed)
         report = json.loads(analysis.render_json(table, cis, audit))
@@ -135,24 +135,37 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
-def _review_line(folder: str) -> str:
-    """Items reviewed and scores overridden (labeler.review), for a project's report."""
-    from labeler.review import counts_line, review_counts
-    from labeler.store import Project
+#: The columns ``labeler report`` reads of a project's cells (labeler.analysis's inputs).
+REPORT_COLUMNS = (
+    "item_id",
+    "model",
+    "condition",
+    "f1",
+    "predicted_names",
+    "key_names",
+    "marker_accuracy",
+)
 
-    with Project.open(folder) as project:
-        return counts_line(review_counts(project))
 
-
-def _project_frame(args: argparse.Namespace) -> tuple[Any, Lexicon, Any]:  # (DataFrame, ...)
-    """A project's counted cells as a results frame, its lexicon (for the audits), and its
-    scored slot answers (:func:`labeler.slot_results.slot_frame`).
+def _project_frame(args: argparse.Namespace) -> tuple[Any, Lexicon, Any, str]:
+    """A project's counted cells as a results frame, its lexicon (for the audits), its
+    scored slot answers (:func:`labeler.slot_results.slot_frame`) and its review line
+    (items reviewed and scores overridden, :mod:`labeler.review`).
 
     The cells are :func:`labeler.results.counted_results`: the rule every view
-    and the export use, so this report shows their numbers.
+    and the export use, so this report shows their numbers. They are read once (the
+    slot answers are scored from the same cells) and the frame holds only
+    :data:`REPORT_COLUMNS`, the name lists as the cells' own tuples: copying 200k lists
+    into columns nothing mutates was a tenth of the report.
     """
+    import operator
+
+    import pandas as pd
+
     from labeler.errors import LabelerError
-    from labeler.results import counted_results, project_lexicon, results_frame
+    from labeler.results import counted_results, project_lexicon
+    from labeler.review import counts_line, review_counts
+    from labeler.scoring.bulk import collector_paused
     from labeler.slot_results import slot_frame, slot_results
     from labeler.store import Project
 
@@ -164,7 +177,11 @@ def _project_frame(args: argparse.Namespace) -> tuple[Any, Lexicon, Any]:  # (Da
     with Project.open(args.results) as project:
         cells = counted_results(project)
         lexicon = project_lexicon(project)
-        slots = slot_frame(slot_results(project))
+        slots = slot_frame(slot_results(project, counted=cells))
+        review = counts_line(review_counts(project))
     if not cells:
         raise LabelerError(f"{args.results} has no counted answers to report; run some models")
-    return results_frame(cells), lexicon, slots
+    with collector_paused():  # one pass over every cell
+        columns = zip(*map(operator.attrgetter(*REPORT_COLUMNS), cells), strict=True)
+        frame = pd.DataFrame(dict(zip(REPORT_COLUMNS, map(list, columns), strict=True)))
+    return frame, lexicon, slots, review

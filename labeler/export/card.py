@@ -23,7 +23,6 @@ from labeler.export.card_sections import (
     CardFacts,
     caveats_section,
     citation_section,
-    conditions_present,
     review_section,
 )
 from labeler.export.images import IMAGE_ITEM_FIELDS, Credit
@@ -41,6 +40,7 @@ from labeler.export.schema import (
     result_fields,
 )
 from labeler.export.settings import DecodeSetting
+from labeler.export.summary import ResultsSummary
 from labeler.lexicon_sources import ATTRIBUTION
 from labeler.prompts import build_prompt
 from labeler.scoring.rules import DEFAULT_RULES, scoring_version
@@ -79,14 +79,19 @@ class CardInfo:
 
 def render_card(
     info: CardInfo,
-    results: Sequence[Row],
+    results: ResultsSummary | Sequence[Row],
     items: Sequence[Row],
     results_bytes: int,
     credits: Sequence[Credit] | None = None,
 ) -> str:
-    """The full README.md text; ``credits`` only for an export with images."""
-    body = _body(info, results, items, credits) + ATTRIBUTION
-    return _front_matter(info, len(results), results_bytes, credits is not None) + body
+    """The full README.md text; ``credits`` only for an export with images.
+
+    ``results`` is the summary the export gathered while writing results.jsonl (or the
+    rows themselves, summarised here).
+    """
+    summary = results if isinstance(results, ResultsSummary) else ResultsSummary.of(results)
+    body = _body(info, summary, items, credits) + ATTRIBUTION
+    return _front_matter(info, summary.n_rows, results_bytes, credits is not None) + body
 
 
 def _q(text: str) -> str:
@@ -162,14 +167,14 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def _results_table(results: Sequence[Row]) -> str:
-    if not results:
+def _results_table(results: ResultsSummary) -> str:
+    if not results.n_rows:
         return "No scored responses yet."
     import pandas as pd
 
     from labeler.analysis import render_markdown, results_table
 
-    frame = pd.DataFrame(results, columns=["item_id", "model", "condition", "f1"])
+    frame = pd.DataFrame(results.columns())
     return render_markdown(results_table(frame)).rstrip("\n")
 
 
@@ -256,17 +261,17 @@ def _decode_table(decode: Sequence[DecodeSetting]) -> str:
 
 def _body(
     info: CardInfo,
-    results: Sequence[Row],
+    results: ResultsSummary,
     items: Sequence[Row],
     credits: Sequence[Credit] | None = None,
 ) -> str:
-    models = sorted({r["model"] for r in results})
-    conditions = conditions_present(results)
-    sample = min(SAMPLE_ROWS, len(results))
-    n_results = counted(len(results), "row") + _jsonl_config("default", credits)
+    models = results.models
+    conditions = results.conditions()
+    sample = min(SAMPLE_ROWS, results.n_rows)
+    n_results = counted(results.n_rows, "row") + _jsonl_config("default", credits)
     n_items = counted(len(items), "row") + _jsonl_config("items", credits)
     scale = (
-        f"**{counted(len(results), 'scored response')}** across {counted(len(models), 'model')},"
+        f"**{counted(results.n_rows, 'scored response')}** across {counted(len(models), 'model')},"
         f"\n{counted(len(conditions), 'condition')}, and {counted(len(items), 'benchmark item')}"
     )
     return f"""

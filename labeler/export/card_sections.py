@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from labeler.agreement import curator_agreement
 from labeler.export.rows import Row
 from labeler.export.settings import DecodeSetting
-from labeler.prompts import CONDITIONS
+from labeler.export.summary import ResultsSummary
 from labeler.results import ScoredCell
 from labeler.review import ReviewCounts, review_counts
 from labeler.store import Item, Project
@@ -84,12 +84,6 @@ def card_facts(project: Project, items: Sequence[Item], cells: Sequence[ScoredCe
     )
 
 
-def conditions_present(results: Sequence[Row]) -> list[str]:
-    """The conditions some exported answer was given under, in the card's order."""
-    present = {r["condition"] for r in results}
-    return [c for c in CONDITIONS if c in present]
-
-
 def review_section(facts: CardFacts) -> str:
     """How much of the data a reviewer checked: counts only (who and why stay private)."""
     r, a = facts.review, facts.agreement
@@ -112,12 +106,15 @@ def review_section(facts: CardFacts) -> str:
 
 
 def caveats_section(
-    facts: CardFacts, results: Sequence[Row], items: Sequence[Row], decode: Sequence[DecodeSetting]
+    facts: CardFacts,
+    results: ResultsSummary,
+    items: Sequence[Row],
+    decode: Sequence[DecodeSetting],
 ) -> str:
     """The caveats that hold for this data, numbered, or a line saying none were found."""
     found: list[str] = []
     unsolved = sum(1 for i in items if i.get("unsolved_core"))
-    if items and unsolved == len(items) and results:
+    if items and unsolved == len(items) and results.n_rows:
         found.append(
             f"**Failure-only set** — no model solved any of the {counted(len(items), 'item')} "
             "(F1 = 1) in any condition. If items were kept *because* models failed them, "
@@ -131,10 +128,9 @@ def caveats_section(
             "(provider, provider model or decode settings; see *Decode settings per model*): "
             "a difference between conditions may partly be a difference of route."
         )
-    models = sorted({r["model"] for r in results})
-    for model in models:
-        have = {r["condition"] for r in results if r["model"] == model}
-        missing = [c for c in conditions_present(results) if c not in have]
+    present = results.conditions()
+    for model in results.models:
+        missing = [c for c in present if c not in results.by_model[model]]
         if missing:
             found.append(
                 f"**Incomplete model** — `{model}` has no answers under "

@@ -7,23 +7,29 @@ Numbering, building, validating and writing run in one project transaction:
 new public numbers are committed only if the files were written, so a failed
 export changes neither the folder nor the project. Scoring happens just before,
 outside the write lock.
+
+``results.jsonl`` is streamed: its rows are made, validated, searched for private text,
+summarised for the card and written to the staging folder a batch at a time
+(:func:`~labeler.export.rows.result_batches`, :mod:`labeler.export.writer`), so an export
+never holds every row or the file's bytes (issue #17). A problem found on the way is raised
+once the file is written, and the staging folder is dropped: nothing reaches the target.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from labeler.errors import ExportError
 from labeler.export.card import DEFAULT_LICENSE, CardInfo, render_card
-from labeler.export.card_sections import CardFacts, card_facts
+from labeler.export.card_sections import card_facts
 from labeler.export.ids import assign_public_ids, preview_public_ids, stored_public_ids
-from labeler.export.images import Credit, credits, image_files, redistributable
+from labeler.export.images import credits, image_files, redistributable
 from labeler.export.items import item_rows
-from labeler.export.rows import Row, dump_jsonl, public_number, result_rows
+from labeler.export.rows import Row, dump_jsonl, public_number, result_batches
 from labeler.export.schema import (
     AUDIT_FILE,
     CARD_FILE,
@@ -35,10 +41,11 @@ from labeler.export.schema import (
     SAMPLE_FILE,
     SAMPLE_ROWS,
 )
-from labeler.export.settings import DecodeSetting, decode_settings
+from labeler.export.settings import decode_settings
 from labeler.export.slots import slot_card_section
-from labeler.export.validate import check_no_leaks, validate_items, validate_results
-from labeler.export.writer import write_export
+from labeler.export.summary import ResultsSummary
+from labeler.export.validate import LeakCheck, ResultsCheck, validate_items
+from labeler.export.writer import Discard, Staging, staged
 from labeler.prompts import CONDITIONS, SLOT_CONDITIONS, prompts_used
 from labeler.results import ScoredCell, load_results
 from labeler.review import audit_rows
@@ -112,7 +119,9 @@ def check_export(
     cells = load_results(project, [i.id for i in items])
     numbered = stored_public_ids(project)
     public = preview_public_ids(project, [i.id for i in items])
-    built = _build(project, items, cells, public, private, images is not None, include_slots)
+    built = _build(
+        project, items, cells, public, private, images is not None, include_slots, Discard()
+    )
     return _report(None, built, cells, len(public.keys() - numbered.keys()), skipped)
 
 
@@ -155,9 +164,11 @@ def export_project(
         reached(BUILDING)
         numbered = stored_public_ids(project)
         public = assign_public_ids(project, [i.id for i in items])
-        built = _build(project, items, cells, public, private, images is not None, include_slots)
-        reached(WRITING)  # the last point to stop: the transaction rolls the numbers back
-        write_export(folder, built.files)
+        with staged(folder) as staging:  # built into the staging folder, swapped in at the end
+            built = _build(
+                project, items, cells, public, private, images is not None, include_slots, staging
+            )
+            reached(WRITING)  # the last point to stop: the transaction rolls the numbers back
     return _report(folder, built, cells, len(public.keys() - numbered.keys()), skipped)
 
 
@@ -178,11 +189,12 @@ def _exported_items(
 
 @dataclass(frozen=True)
 class _Built:
-    """An export's validated files and the rows they hold."""
+    """What an export wrote (or a check would write): sizes, the results' summary, items."""
 
-    files: dict[str, bytes]
-    results: list[Row]
+    sizes: dict[str, int]  # relative path -> bytes
+    results: ResultsSummary
     items: list[Row]
+    audit_rows: int | None  # None unless --private
 
 
 def _build(
@@ -192,11 +204,12 @@ def _build(
     public: dict[str, str],
     private: bool,
     with_images: bool,
-    include_slots: bool = False,
+    include_slots: bool,
+    out: Staging,
 ) -> _Built:
-    """Every file of the export, validated (ExportError on the first problem)."""
+    """Every file of the export, validated, written to ``out`` (ExportError on a problem)."""
     with collector_paused():  # a bulk pass over every cell: see labeler.scoring.bulk
-        return _build_files(project, items, cells, public, private, with_images, include_slots)
+        return _build_files(project, items, cells, public, private, with_images, include_slots, out)
 
 
 def _build_files(
@@ -207,92 +220,118 @@ def _build_files(
     private: bool,
     with_images: bool,
     include_slots: bool,
+    out: Staging,
 ) -> _Built:
     counted = [c for c in cells if c.counts]  # labeler.results.answer_counts: the one rule
     card = [c for c in counted if c.condition in CONDITIONS]
     slots = None
+    section = slot_card_section(_slot_prompts(project)) if include_slots else ""
     if include_slots:
-        scored = slot_results(project, [i.id for i in items])
+        scored = slot_results(project, [i.id for i in items], counted)
         slots = {s.response_id: s.accuracy for s in scored}
         counted = card + [c for c in counted if c.response_id in slots]
-    results = result_rows(counted if include_slots else card, public, slots)
     items_out = item_rows(project, items, card, public)
     decode = tuple(decode_settings(project, card))  # slot answers: the same settings + order
     image_credits = credits(project, items) if with_images else None
     facts = card_facts(project, items, cells)
-    section = slot_card_section(_slot_prompts(project)) if include_slots else ""
-    files = _files(project, results, items_out, decode, image_credits, facts, section)
-    if with_images:
-        files |= image_files(project, items, public, results)
     by_id = validate_items(items_out, project.id_prefix)
-    validate_results(results, by_id)
     shared = {i.source_id for i in items} if with_images else set()
-    rows = {RESULTS_FILE: results, ITEMS_FILE: items_out, SAMPLE_FILE: results[:SAMPLE_ROWS]}
-    check_no_leaks(files, _private_strings(project, shared), rows)
-    if private:
-        files[PROVENANCE_FILE] = dump_jsonl(_provenance(project, items, public))
-        files[AUDIT_FILE] = dump_jsonl(audit_rows(project, public))  # who decided what, why
-    return _Built(files, results, items_out)
-
-
-def _report(
-    folder: Path | None, built: _Built, cells: list[ScoredCell], new_ids: int, skipped: int
-) -> ExportReport:
-    files, results = built.files, built.results
-    private = PROVENANCE_FILE in files
-    return ExportReport(
-        folder=folder,
-        files={
-            RESULTS_FILE: len(results),
-            ITEMS_FILE: len(built.items),
-            SAMPLE_FILE: min(SAMPLE_ROWS, len(results)),
-            CARD_FILE: len(files[CARD_FILE]),
-            **({PROVENANCE_FILE: len(built.items)} if private else {}),
-            **({AUDIT_FILE: files[AUDIT_FILE].count(b"\n")} if private else {}),
-            **(
-                {RESULTS_PARQUET: len(results), ITEMS_PARQUET: len(built.items)}
-                if ITEMS_PARQUET in files
-                else {}
-            ),
-        },
-        n_items=len(built.items),
-        n_rows=len(results),
-        n_models=len({r["model"] for r in results}),
-        new_ids=new_ids,
-        skipped_unanswered=sum(1 for c in cells if not c.answered),
-        skipped_stale=sum(1 for c in cells if c.answered and c.stale),
-        private=private,
-        with_images=ITEMS_PARQUET in files,
-        skipped_unlicensed=skipped,
-    )
-
-
-def _files(
-    project: Project,
-    results: list[Row],
-    items: list[Row],
-    decode: tuple[DecodeSetting, ...],
-    image_credits: list[Credit] | None,
-    facts: CardFacts,
-    slots_section: str = "",
-) -> dict[str, bytes]:
-    results_bytes = dump_jsonl(results)
+    leaks = LeakCheck(_private_strings(project, shared))
+    streamed = _Results(ResultsCheck(by_id, slots is not None), leaks, with_images)
+    sizes = {
+        RESULTS_FILE: out.write(
+            RESULTS_FILE,
+            streamed.lines(result_batches(counted if include_slots else card, public, slots)),
+        )
+    }
+    streamed.check.done()
     info = CardInfo(
         pretty_name=project.get_meta("pretty_name") or project.name,
         id_prefix=project.id_prefix,
         license=project.get_meta("license") or DEFAULT_LICENSE,
         decode=decode,
         facts=facts,
-        slots=slots_section,
+        slots=section,
         prompts=tuple(prompts_used(project).items()),  # the card's set: the same text
     )
-    card = render_card(info, results, items, len(results_bytes), image_credits)
-    return {
-        RESULTS_FILE: results_bytes,
-        ITEMS_FILE: dump_jsonl(items),
-        SAMPLE_FILE: dump_jsonl(results[:SAMPLE_ROWS]),
-        CARD_FILE: card.encode("utf-8"),
+    text = render_card(info, streamed.summary, items_out, sizes[RESULTS_FILE], image_credits)
+    files = {
+        ITEMS_FILE: dump_jsonl(items_out),
+        SAMPLE_FILE: dump_jsonl(streamed.sample),
+        CARD_FILE: text.encode("utf-8"),
     }
+    if with_images:
+        files |= image_files(project, items, public, streamed.kept)
+    leaks.rows(ITEMS_FILE, items_out)
+    leaks.rows(SAMPLE_FILE, streamed.sample)
+    for name in files.keys() - {ITEMS_FILE, SAMPLE_FILE}:
+        leaks.text(name, files[name])
+    leaks.done()
+    audit = None
+    if private:
+        files[PROVENANCE_FILE] = dump_jsonl(_provenance(project, items, public))
+        audit = audit_rows(project, public)  # who decided what, why
+        files[AUDIT_FILE] = dump_jsonl(audit)
+    sizes |= {name: out.write(name, (data,)) for name, data in files.items()}
+    return _Built(sizes, streamed.summary, items_out, None if audit is None else len(audit))
+
+
+class _Results:
+    """results.jsonl on its way to the staging folder: each batch of rows is validated,
+    searched for private text and summarised for the card, then written and dropped.
+
+    Only the sample's first rows are kept, and every row only with images (the results
+    parquet file is built from them).
+    """
+
+    def __init__(self, check: ResultsCheck, leaks: LeakCheck, keep: bool) -> None:
+        self.check, self.leaks = check, leaks
+        self.summary = ResultsSummary()
+        self.sample: list[Row] = []
+        self.kept: list[Row] = []
+        self._keep = keep
+
+    def lines(self, batches: Iterable[list[Row]]) -> Iterator[bytes]:
+        for rows in batches:
+            self.check.add(rows)
+            self.leaks.rows(RESULTS_FILE, rows)
+            self.summary.add(rows)
+            self.sample += rows[: SAMPLE_ROWS - len(self.sample)]
+            if self._keep:
+                self.kept += rows
+            yield dump_jsonl(rows)
+
+
+def _report(
+    folder: Path | None, built: _Built, cells: list[ScoredCell], new_ids: int, skipped: int
+) -> ExportReport:
+    n_rows, n_items = built.results.n_rows, len(built.items)
+    private = built.audit_rows is not None
+    images = ITEMS_PARQUET in built.sizes
+    return ExportReport(
+        folder=folder,
+        files={
+            RESULTS_FILE: n_rows,
+            ITEMS_FILE: n_items,
+            SAMPLE_FILE: min(SAMPLE_ROWS, n_rows),
+            CARD_FILE: built.sizes[CARD_FILE],
+            **(
+                {PROVENANCE_FILE: n_items, AUDIT_FILE: built.audit_rows}
+                if built.audit_rows is not None
+                else {}
+            ),
+            **({RESULTS_PARQUET: n_rows, ITEMS_PARQUET: n_items} if images else {}),
+        },
+        n_items=n_items,
+        n_rows=n_rows,
+        n_models=len(built.results.by_model),
+        new_ids=new_ids,
+        skipped_unanswered=sum(1 for c in cells if not c.answered),
+        skipped_stale=sum(1 for c in cells if c.answered and c.stale),
+        private=private,
+        with_images=images,
+        skipped_unlicensed=skipped,
+    )
 
 
 def _slot_prompts(project: Project) -> dict[str, str]:

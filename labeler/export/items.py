@@ -15,6 +15,7 @@ every score exactly, which makes a published export re-scorable and importable
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -118,8 +119,8 @@ def mean_f1(cells: Iterable[ScoredCell]) -> dict[str, float | None]:
         by_condition[c.condition].append((c.model, c.f1))
     out: dict[str, float | None] = {}
     for condition in CONDITIONS:
-        values = [f1 for _, f1 in sorted(by_condition.get(condition, []))]
-        out[condition] = math.fsum(values) / len(values) if values else None
+        values = sorted(by_condition.get(condition, ()))
+        out[condition] = math.fsum(f1 for _, f1 in values) / len(values) if values else None
     return out
 
 
@@ -148,11 +149,16 @@ def item_row(
         "alternatives": alternatives,
         "key_notes": notes,
         "distinct": {n: terms.distinct(n) for n in names},
-        "lexicon": terms.relevant_rows([*names, *(p for c in cells for p in c.predicted_names)]),
+        "lexicon": terms.relevant_rows(_answered(names, cells)),
         "unsolved_core": flags.unsolved_core,
         "recitable": flags.recitable,
         "mean_f1": mean_f1(cells),
     }
+
+
+def _answered(names: Iterable[str], cells: Sequence[ScoredCell]) -> set[str]:
+    """``names`` and every name the item's answers gave, once each (one C-level pass)."""
+    return {*names, *itertools.chain.from_iterable(c.predicted_names for c in cells)}
 
 
 def item_rows(
@@ -177,7 +183,7 @@ def item_rows(
         extra = lexicons.extra(item.id)
         terms = shared
         if extra:  # terms of just the rows that bear on the item: never the whole lexicon again
-            names = [*key_names(entries), *(p for c in mine for p in c.predicted_names)]
+            names = _answered(key_names(entries), mine)
             reaching = prints(lexicons.base).rows_reaching(names, extra)
             terms = LexiconTerms(Lexicon(reaching).with_rows(extra))
         lexicon = lexicons.lexicon(item.id)

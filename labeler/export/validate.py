@@ -10,9 +10,11 @@ file names, book titles, internal ids).
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from operator import itemgetter
 from typing import Any
 
 from labeler.errors import ExportError
@@ -179,38 +181,117 @@ def validate_results(
     (an export made with ``--include-slots``) may also hold the slot conditions.
     Raises ExportError.
     """
-    problems, seen = _Problems(context), set()
     slots = bool(rows) and isinstance(rows[0], dict) and SLOT_FIELD.name in rows[0]
-    fields, conditions = result_fields(slots), ALL_CONDITIONS if slots else CONDITIONS
-    copied = ("subject", "tier", "key_names", "unsolved_core", "recitable")
-    for n, row in enumerate(rows, start=1):
-        where = f"results.jsonl row {n}"
-        if not _check_shape(row, fields, where, problems):
-            continue
+    check = ResultsCheck(items, slots, context)
+    check.add(rows)
+    check.done()
+
+
+class ResultsCheck:
+    """:func:`validate_results` for rows that arrive in batches (the export streams them).
+
+    Each batch is checked a column at a time (C-level passes over the batch's values: the
+    export's 100k rows cost about what writing them does); only a batch that fails is
+    walked row by row, for messages that name the row and field. :meth:`done` raises the
+    problems of all batches at once, as one call over every row would.
+    """
+
+    def __init__(self, items: Mapping[str, dict] | None, slots: bool, context: str = WRITING):
+        self.items, self.slots = items, slots
+        self.fields = result_fields(slots)
+        self.conditions = ALL_CONDITIONS if slots else CONDITIONS
+        self.problems = _Problems(context)
+        self.seen: set[tuple[str, str, str]] = set()
+        self.n = 0
+
+    def add(self, rows: Sequence[Any]) -> None:
+        """Check the next batch of rows (numbered on from the previous batches)."""
+        if not self._fast_ok(rows):
+            for n, row in enumerate(rows, start=self.n + 1):
+                self._row(row, f"results.jsonl row {n}")
+        self.n += len(rows)
+
+    def done(self) -> None:
+        self.problems.raise_if_any()
+
+    def _fast_ok(self, rows: Sequence[Any]) -> bool:
+        """Whether every row of the batch passes every check (seen cells then recorded)."""
+        names = tuple(f.name for f in self.fields)
+        if not all(type(r) is dict for r in rows) or not all(map(names.__eq__, map(tuple, rows))):
+            return False
+        column = {name: list(map(itemgetter(name), rows)) for name in names}
+        if not all(_column_ok(f.type, column[f.name]) for f in self.fields):
+            return False
+        fractions = ["f1", "precision", "recall", *([SLOT_FIELD.name] if self.slots else [])]
+        for name in fractions:
+            values = [v for v in column[name] if v is not None]
+            if values and not 0.0 <= min(values) <= max(values) <= 1.0:
+                return False
+        if not all(column["model"]) or not set(column["condition"]) <= set(self.conditions):
+            return False
+        if rows and min(min(column["n_pred"]), min(column["n_key"])) < 0:
+            return False
+        cells = list(zip(column["item_id"], column["model"], column["condition"], strict=True))
+        if len(set(cells)) != len(cells) or not self.seen.isdisjoint(cells):
+            return False
+        if self.items is not None:
+            if not all(map(self.items.__contains__, column["item_id"])):
+                return False
+            found = list(map(self.items.__getitem__, column["item_id"]))
+            for name in _COPIED:
+                if list(map(itemgetter(name), found)) != column[name]:
+                    return False
+        self.seen.update(cells)
+        return True
+
+    def _row(self, row: Any, where: str) -> None:
+        problems = self.problems
+        if not _check_shape(row, self.fields, where, problems):
+            return
         cell = (row["item_id"], row["model"], row["condition"])
         where += " ({}, {}, {})".format(*cell)
-        if cell in seen:
+        if cell in self.seen:
             problems.add(where, "the same (item, model, condition) appears twice")
-        seen.add(cell)
+        self.seen.add(cell)
         if not row["model"]:
             problems.add(where, "model is empty")
-        if row["condition"] not in conditions:
-            problems.add(where, f"condition must be one of {conditions}")
-        for name in ("f1", "precision", "recall", *([SLOT_FIELD.name] if slots else [])):
+        if row["condition"] not in self.conditions:
+            problems.add(where, f"condition must be one of {self.conditions}")
+        for name in ("f1", "precision", "recall", *([SLOT_FIELD.name] if self.slots else [])):
             _check_fraction(row[name], name, where, problems)
         for name in ("n_pred", "n_key"):
             if row[name] < 0:
                 problems.add(where, f"{name!r} must not be negative")
-        if items is None:
-            continue
-        item = items.get(row["item_id"])
+        if self.items is None:
+            return
+        item = self.items.get(row["item_id"])
         if item is None:
             problems.add(where, "item_id is not in items.jsonl")
-            continue
-        for name in copied:
+            return
+        for name in _COPIED:
             if row[name] != item[name]:
                 problems.add(where, f"{name!r} differs from the item's ({item[name]!r})")
-    problems.raise_if_any()
+
+
+#: The item's fields every results row repeats (and must repeat exactly).
+_COPIED = ("subject", "tier", "key_names", "unsolved_core", "recitable")
+
+
+def _column_ok(kind: str, values: list[Any]) -> bool:
+    """Whether every value of one column has the schema type ``kind`` (one C-level pass)."""
+    types = set(map(type, values))
+    if kind == "string":
+        return types <= {str}
+    if kind == "int64":
+        return types <= {int}
+    if kind == "bool":
+        return types <= {bool}
+    if kind in ("float64", "float64|null"):
+        allowed = {float, type(None)} if kind.endswith("|null") else {float}
+        return types <= allowed and all(map(math.isfinite, (v for v in values if v is not None)))
+    if kind == "list[string]":
+        return types <= {list} and set(map(type, itertools.chain.from_iterable(values))) <= {str}
+    return all(map(CHECKS[kind], values))
 
 
 def check_no_leaks(
@@ -225,21 +306,52 @@ def check_no_leaks(
     item's subject and key recur on every row of the item. The rest are checked as text.
     Either way it is one linear pass of :class:`LeakFinder`, built once per export.
     """
-    finder = LeakFinder(secrets)
-    if not finder:
-        return
-    problems = _Problems(WRITING)
+    check = LeakCheck(secrets)
     rows = rows or {}
     for name in sorted({*files, *rows}):
-        if name == PROVENANCE_FILE:
-            continue
         if name in rows:
-            found = finder.in_strings(_strings(rows[name]))
+            check.rows(name, rows[name])
         else:
-            found = finder.find(files[name].decode("utf-8", errors="replace"))
-        for needle in sorted(found):
-            problems.add(name, f"contains private text {needle!r} (source name, title or id)")
-    problems.raise_if_any()
+            check.text(name, files[name])
+    check.done()
+
+
+class LeakCheck:
+    """:func:`check_no_leaks` for files whose rows arrive in batches (the export streams them).
+
+    Each file's distinct strings are searched once however many batches repeat them; the
+    private provenance file is never searched. :meth:`done` raises every find, by file.
+    """
+
+    def __init__(self, secrets: Iterable[str]) -> None:
+        self.finder = LeakFinder(secrets)
+        self.found: dict[str, set[str]] = {}
+        self._searched: dict[str, set[Any]] = {}
+
+    def rows(self, name: str, rows: Iterable[Any]) -> None:
+        """Search the strings of a batch of ``name``'s rows."""
+        if not self.finder or name == PROVENANCE_FILE:
+            return
+        searched = self._searched.setdefault(name, set())
+        new = _strings(rows) - searched
+        searched |= new
+        self._add(name, self.finder.in_strings(new))
+
+    def text(self, name: str, data: bytes) -> None:
+        """Search a file given as bytes."""
+        if self.finder and name != PROVENANCE_FILE:
+            self._add(name, self.finder.find(data.decode("utf-8", errors="replace")))
+
+    def _add(self, name: str, found: set[str]) -> None:
+        if found:
+            self.found.setdefault(name, set()).update(found)
+
+    def done(self) -> None:
+        problems = _Problems(WRITING)
+        for name in sorted(self.found):
+            for needle in sorted(self.found[name]):
+                problems.add(name, f"contains private text {needle!r} (source name, title or id)")
+        problems.raise_if_any()
 
 
 class LeakFinder:

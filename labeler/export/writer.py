@@ -1,8 +1,10 @@
 """Writing an export folder all at once.
 
-Every file is written into a staging folder beside the target (same filesystem),
-fsync'ed, and then swapped in. On Linux the swap is one ``renameat2(RENAME_EXCHANGE)``,
-so there is no moment when the export path is missing; elsewhere it is two renames
+Every file is written into a staging folder beside the target (same filesystem) as it
+is made (:func:`staged`: a file may be given as chunks, so an export of any size streams
+its rows to disk instead of holding them), fsync'ed, and then swapped in. On Linux the
+swap is one ``renameat2(RENAME_EXCHANGE)``, so there is no moment when the export path
+is missing; elsewhere it is two renames
 with the old folder put back on failure. Readers see the old export or the new one,
 and an export that fails before the swap leaves the target untouched. Because the swap
 replaces the whole folder, the target must be empty or an earlier export: anything
@@ -23,8 +25,9 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
+from typing import Protocol
 
 from labeler.atomic import default_mode
 from labeler.errors import ExportError
@@ -42,8 +45,48 @@ _DISK_FAULTS = {
 }
 
 
-def write_export(target: str | os.PathLike[str], files: Mapping[str, bytes]) -> Path:
-    """Replace ``target`` with a folder holding exactly ``files`` (relative path -> bytes)."""
+class Staging(Protocol):
+    """Where an export's files go as they are made: a staging folder, or nowhere (a check)."""
+
+    def write(self, relative: str, chunks: Iterable[bytes]) -> int:
+        """Write one file from ``chunks``; returns its size in bytes."""
+        ...
+
+
+class Discard:
+    """A :class:`Staging` that keeps nothing: what :func:`~labeler.export.exporter.check_export`
+    builds into, so a check validates exactly the bytes an export would write."""
+
+    def write(self, relative: str, chunks: Iterable[bytes]) -> int:
+        return sum(map(len, chunks))
+
+
+class _Folder:
+    """The staging folder: each file written, flushed and fsync'ed as its chunks arrive."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def write(self, relative: str, chunks: Iterable[bytes]) -> int:
+        path = self.root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        size = 0
+        with open(path, "wb") as fh:
+            for chunk in chunks:
+                fh.write(chunk)
+                size += len(chunk)
+            fh.flush()
+            os.fsync(fh.fileno())
+        return size
+
+
+@contextlib.contextmanager
+def staged(target: str | os.PathLike[str]) -> Iterator[Staging]:
+    """A staging folder beside ``target`` that replaces it when the block ends without error.
+
+    Anything raised inside the block (a validation error, a Cancel, a disk fault) removes the
+    staging folder and leaves ``target`` as it was.
+    """
     target = Path(target)
     _check_replaceable(target)
     try:
@@ -54,13 +97,7 @@ def write_export(target: str | os.PathLike[str], files: Mapping[str, bytes]) -> 
         raise _disk_error(target, exc) from None
     try:
         os.chmod(staging, default_mode(0o777))  # mkdtemp makes 0700; a share wants the umask
-        for relative, data in files.items():
-            path = staging / relative
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with open(path, "wb") as fh:
-                fh.write(data)
-                fh.flush()
-                os.fsync(fh.fileno())
+        yield _Folder(staging)
         _swap_in(staging, target)
     except OSError as exc:
         shutil.rmtree(staging, ignore_errors=True)
@@ -69,7 +106,14 @@ def write_export(target: str | os.PathLike[str], files: Mapping[str, bytes]) -> 
         shutil.rmtree(staging, ignore_errors=True)
         raise
     _fsync_dir(target.parent)
-    return target
+
+
+def write_export(target: str | os.PathLike[str], files: Mapping[str, bytes]) -> Path:
+    """Replace ``target`` with a folder holding exactly ``files`` (relative path -> bytes)."""
+    with staged(target) as out:
+        for relative, data in files.items():
+            out.write(relative, (data,))
+    return Path(target)
 
 
 def _prefix(target: Path) -> str:

@@ -45,8 +45,11 @@ def answer(project: Project, item_id: str, model: str, condition: str, names, **
     )
 
 
-def build_project(folder: Path, pdf: Path) -> Project:
-    """Three exportable items (two ready, one draft) and one excluded, with answers."""
+def build_project(folder: Path, pdf: Path, draft_id: str | None = None) -> Project:
+    """Three exportable items (two ready, one draft) and one excluded, with answers.
+
+    The draft's id is generated unless ``draft_id`` fixes it (for byte-exact comparisons).
+    """
     project = Project.create(folder, name="Heart figures", id_prefix="nalanda")
     source = project.sources.add(pdf, kind="pdf", page_count=PAGE + 3, title=SOURCE_TITLE)
     project.lexicon.add_many(
@@ -90,6 +93,7 @@ def build_project(folder: Path, pdf: Path) -> Project:
     project.lexicon.add("mitochondrion", "powerhouse", "same", item_id=cell.id)
     draft = project.items.add(
         NewItem(
+            item_id=draft_id,
             source_id=source.id,
             page=PAGE,
             subject="lung alveoli",
@@ -99,6 +103,7 @@ def build_project(folder: Path, pdf: Path) -> Project:
     )
     excluded = project.items.add(
         NewItem(
+            item_id=None if draft_id is None else f"{draft_id}-excluded",
             source_id=source.id,
             page=PAGE,
             subject="excluded figure",
