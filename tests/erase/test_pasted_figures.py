@@ -58,6 +58,16 @@ KEYS = {
         "Vacuole",
     ],
     "bone-cross-section.svg": BONE_LABELS,
+    # every label of the rendered SVG, read off it: the second lines in small type join their
+    # label, the two compartments printed in red are names too (MEMBRANE_LABELS, the vector
+    # test's, is a subset: it lacks "Carbohydrate", "Globular protein", "Hydrophilic heads")
+    "cell-membrane-components.svg": [
+        "Alpha-Helix protein (Integral protein)", "Carbohydrate", "Cholesterol", "Cytoplasm",
+        "Extracellular Fluid", "Filaments of cytoskeleton", "Globular protein", "Glycolipid",
+        "Glycoprotein", "Hydrophilic heads", "Hydrophobic tails",
+        "Integral protein (Globular protein)", "Peripherial protein", "Phospholipid bilayer",
+        "Phospholipid molecule", "Protein channel (transport protein)", "Surface protein",
+    ],
 }  # fmt: skip
 
 # (figure, width on the page in points, left offset from the margin)
@@ -69,6 +79,8 @@ PLACEMENTS = [
     ("openstax-ap2e-0312_Animal_Cell_and_Components.jpg", 260.0, 120.0),
     ("openstax-ap2e-0312_Animal_Cell_and_Components.jpg", 440.0, 0.0),
     ("bone-cross-section.svg", 480.0, 12.0),
+    ("cell-membrane-components.svg", 480.0, 12.0),
+    ("cell-membrane-components.svg", 360.0, 90.0),
 ]
 
 
