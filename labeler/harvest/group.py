@@ -117,23 +117,7 @@ def _continues(group: LabelGroup, line: Fragment, leader: Leader | None) -> bool
 
 #: Words a line of a label cannot end on: the label goes on in the next line ("Filaments of").
 _RUNS_ON_WORDS = frozenset(
-    [
-        "of",
-        "and",
-        "or",
-        "the",
-        "a",
-        "an",
-        "to",
-        "for",
-        "with",
-        "in",
-        "on",
-        "at",
-        "by",
-        "from",
-        "into",
-    ]
+    ("of", "and", "or", "the", "a", "an", "to", "for", "with", "in", "on", "at", "by", "from")
 )
 _BRACKETED = re.compile(r"^[(\[].*[)\]]$")
 
