@@ -18,7 +18,10 @@ boxes (a *region*) is handled like this:
 4. The erased pixels are painted white when the ring is white, inpainted
    (``cv2.inpaint``) when the label sits on a flat or shaded colour, and filled with
    texture copied from beside the label when it sits on a texture
-   (:mod:`labeler.erase.texture`), so no smooth word-shaped patch is left.
+   (:mod:`labeler.erase.texture`), so no smooth word-shaped patch is left. A label on
+   paper with a pale drawing behind it (filaments crossing the word) is on paper however
+   crowded the ring is: the drawing's fill and outlines are kept, and the letters over
+   them inpainted from them, so the drawing runs on across the box.
 
 Only pixels inside the given boxes are ever changed.
 """
@@ -62,6 +65,14 @@ BLEND_DISTANCE = 30.0
 #: Grey levels below the colour of the drawing around a label at which a pixel over that
 #: drawing is a letter mixed into it, not the drawing itself.
 DRAWN_DARKER = 25.0
+#: Pixels (px) beyond a letter's dark stroke that its antialiased edge reaches.
+LETTER_EDGE = 1
+#: Pixels (px) from a pale drawing's fill within which its outline lies.
+OUTLINE_WIDTH = 2
+#: Ring pixels a drawing's fill and outline must reach to be drawing running on past a label.
+OUTLINE_OUTSIDE = 6
+#: An inpainted pixel this close to white in every channel is paper.
+PAPER_SNAP = 30
 #: A ring pixel is "white" when every channel is at least this bright.
 WHITE_LEVEL = 235
 #: Share of a line's continuation that must be stroke pixels to call it a line
@@ -237,23 +248,18 @@ def _erase_region(win: _Window, out: np.ndarray, fill: str) -> None:
     repair, colours = _crossing_repairs(win.rgb, lines, protected, ~win.in_labels)
     protected &= ~repair
 
-    if fill == "auto":
-        fill = "white" if _is_white(win.rgb, clean_ring, background) else "inpaint"
     glyph = ink & win.inside & ~drawing & ~protected
+    behind = None
+    if fill == "white" or (fill == "auto" and (background >= WHITE_LEVEL).all()):
+        behind = _pale_drawing_behind(win, ink, glyph, background)
+    if fill == "auto":
+        # paper crowded by a pale drawing is still paper: the drawing is kept, not inpainted
+        white = behind is not None or _is_white(win.rgb, clean_ring, background)
+        fill = "white" if white else "inpaint"
     erase = glyph | _fringe(glyph, distance, white=fill == "white")
     erase &= win.inside & ~protected & ~drawing & ~repair
-    drawn = np.zeros_like(erase)
-    if fill == "white":
-        # on paper, pixels no mix of the text colour and the paper makes are drawing the
-        # label was printed over (pale filaments behind a word): kept, and the letters
-        # crossing them inpainted rather than cut into them in white
-        off = _off_blend(win.rgb, glyph, background)
-        behind = off & clean_ring
-        if behind.sum() >= 8:
-            # letters antialiased over that drawing are darker mixes: still the letters
-            pale = float(np.median(win.rgb[behind].mean(axis=1))) - DRAWN_DARKER
-            drawn = erase & off & (win.rgb.mean(axis=2) >= pale)
-            erase &= ~drawn
+    drawn = np.zeros_like(erase) if behind is None else erase & behind
+    erase &= ~drawn
     target = out[win.slices]
     target[repair] = colours[repair]
     # on a texture the whole box is refilled, not just the glyphs: texture cut to the
@@ -265,12 +271,77 @@ def _erase_region(win: _Window, out: np.ndarray, fill: str) -> None:
     if patch is not None:
         target[hole] = patch
     elif drawn.any():
-        near = cv2.dilate(drawn.astype(np.uint8), np.ones((5, 5), np.uint8)).astype(bool)
-        _fill(target, erase & ~near, white=True, unknown=erase | protected)
-        _fill(target, erase & near, white=False, unknown=erase | protected)
+        _fill_over_drawing(target, erase, erase | protected, drawn)
     else:
         # inpaint the lines' pixels too, so their dark does not bleed into the fill
         _fill(target, erase, white=fill == "white", unknown=erase | protected)
+
+
+# --- a pale drawing behind labels on paper -------------------------------------------
+
+
+def _pale_drawing_behind(
+    win: _Window, ink: np.ndarray, glyph: np.ndarray, paper: np.ndarray
+) -> np.ndarray | None:
+    """The pixels of a pale drawing a label on paper was printed over; None if there is none.
+
+    Such a drawing (the membrane figure's filaments behind black words) is two things:
+
+    * its fill, which no mix of the text colour and the paper makes (pale yellow behind
+      black type); letters antialiased over it are darker mixes and still the letters;
+    * its outlines, thin strokes next to the fill. They are grey, a mix of black and paper
+      like a letter's edge, so they are told apart by where they lie: beside the fill,
+      clear of the letters' dark strokes, and running on outside the label with the fill
+      (a faint ghost of a word would not).
+
+    There is such a drawing when the ring round the label holds some of that fill.
+    """
+    off = _off_blend(win.rgb, glyph, paper)
+    around = off & win.ring & ~win.thin
+    if around.sum() < 8:
+        return None
+    gray = win.rgb.astype(np.float32).mean(axis=2)
+    fill = off & (gray >= float(np.median(gray[around])) - DRAWN_DARKER)
+    text = float(_text_colour(win.rgb, glyph).mean()) if glyph.any() else 0.0
+    strokes = glyph & (gray <= (text + float(paper.mean())) / 2)
+    outline = ink & ~fill & _grown(fill, OUTLINE_WIDTH) & ~_grown(strokes, LETTER_EDGE)
+    count, comp = cv2.connectedComponents((fill | outline).astype(np.uint8), connectivity=8)
+    outer = np.bincount(comp[win.ring], minlength=count)
+    running_on = outer >= OUTLINE_OUTSIDE
+    running_on[0] = False
+    return fill | (outline & running_on[comp])
+
+
+def _fill_over_drawing(
+    target: np.ndarray, erase: np.ndarray, unknown: np.ndarray, drawn: np.ndarray
+) -> None:
+    """Paint out letters printed over a kept pale drawing on white paper (in place).
+
+    Letter pixels beside the drawing are inpainted from it, so its fill and outlines go on
+    across the word; where that inpainting found only paper, and everywhere farther from
+    the drawing, the pixel is painted white exactly, so no faint ghost of a letter is left
+    on the paper.
+    """
+    beside = erase & _grown(drawn, OUTLINE_WIDTH)
+    target[erase & ~beside] = 255
+    if not beside.any():
+        return
+    painted = cv2.inpaint(
+        np.ascontiguousarray(target), unknown.astype(np.uint8) * 255, 3, cv2.INPAINT_TELEA
+    )
+    painted[(painted >= 255 - PAPER_SNAP).all(axis=2)] = 255
+    target[beside] = painted[beside]
+
+
+def _text_colour(crop: np.ndarray, glyph: np.ndarray) -> np.ndarray:
+    """The letters' colour: the median of the darkest fifth of the glyph pixels."""
+    pixels = crop[glyph].astype(np.float32)
+    return np.median(pixels[pixels.sum(axis=1) <= np.percentile(pixels.sum(axis=1), 20)], axis=0)
+
+
+def _grown(mask: np.ndarray, radius: int) -> np.ndarray:
+    """``mask`` dilated by ``radius`` pixels (a square)."""
+    return cv2.dilate(mask.astype(np.uint8), np.ones((2 * radius + 1,) * 2, np.uint8)).astype(bool)
 
 
 def _off_blend(crop: np.ndarray, glyph: np.ndarray, paper: np.ndarray) -> np.ndarray:
@@ -281,9 +352,7 @@ def _off_blend(crop: np.ndarray, glyph: np.ndarray, paper: np.ndarray) -> np.nda
     """
     if not glyph.any():
         return np.zeros(glyph.shape, bool)
-    pixels = crop[glyph].astype(np.float32)
-    darkest = pixels[pixels.sum(axis=1) <= np.percentile(pixels.sum(axis=1), 20)]
-    text = np.median(darkest, axis=0)
+    text = _text_colour(crop, glyph)
     axis = paper - text
     rgb = crop.astype(np.float32)
     t = np.clip(((rgb - text) @ axis) / max(float(axis @ axis), 1.0), 0.0, 1.0)

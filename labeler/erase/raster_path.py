@@ -15,6 +15,7 @@ import numpy as np
 import pymupdf
 
 from labeler.harvest.fragments import Fragment, merge_on_lines
+from labeler.harvest.type_size import line_x_height
 from labeler.pdf.geometry import Box, PixelBox, center_in
 
 
@@ -107,12 +108,19 @@ def hits_in(hits: Sequence[Hit], box: PixelBox) -> list[Hit]:
 
 
 def ocr_fragments(raster: Raster, hits: Sequence[Hit]) -> list[Fragment]:
-    """Line fragments for OCR hits (boxes converted to page points)."""
+    """Line fragments for OCR hits (boxes converted to page points, x-heights measured)."""
     pieces = []
     for text, box in hits:
         bbox = raster.to_points(box)
         pieces.append(
-            Fragment(text=text, bbox=bbox, size=(bbox[3] - bbox[1]) / 1.2, kind="ocr", parts=[box])
+            Fragment(
+                text=text,
+                bbox=bbox,
+                size=(bbox[3] - bbox[1]) / 1.2,
+                kind="ocr",
+                parts=[box],
+                x_height=line_x_height(raster.rgb, box, raster.zoom),
+            )
         )
     return merge_on_lines(pieces)
 

@@ -31,6 +31,8 @@ class Fragment:
     direction: Point = HORIZONTAL
     parts: list = field(default_factory=list)
     leader: Leader | None = None  # set when found in pixels (raster leaders)
+    #: The x-height in points, measured in the pixels of OCR lines (:mod:`.type_size`).
+    x_height: float | None = None
 
     @property
     def down(self) -> Point:
@@ -130,6 +132,8 @@ def _join(line: Fragment, piece: Fragment) -> None:
     line.text = f"{line.text} {piece.text}"
     line.bbox = union([line.bbox, piece.bbox])
     line.size = size
+    heights = [h for h in (line.x_height, piece.x_height) if h is not None]
+    line.x_height = sum(heights) / len(heights) if heights else None
     line.parts.extend(piece.parts)
 
 

@@ -24,6 +24,8 @@ from labeler.pdf.geometry import Box, Point
 LINE_GAP = 0.5  # × font size: larger vertical gaps separate labels
 ALIGN = 0.8  # × font size: tolerance for left/right/centre alignment
 LEADER_MARGIN = 0.9  # × font size: how far from a label its leader may start
+SMALL_TYPE = 0.93  # × the line above's x-height (or size): a line set in smaller type
+INDENT = 0.5  # × font size: a line indented this much at both ends is centred under the one above
 
 
 @dataclass
@@ -108,7 +110,45 @@ def _continues(group: LabelGroup, line: Fragment, leader: Leader | None) -> bool
         return False
     if not _aligned(last, line, ALIGN * size):
         return False
-    return not (group.leader and leader and group.leader.ident != leader.ident)
+    if group.leader and leader and group.leader.ident != leader.ident:
+        return _runs_on(last, line)
+    return True
+
+
+#: Words a line of a label cannot end on: the label goes on in the next line ("Filaments of").
+_RUNS_ON_WORDS = frozenset(
+    ("of", "and", "or", "the", "a", "an", "to", "for", "with", "in", "on", "at", "by", "from")
+)
+_BRACKETED = re.compile(r"^[(\[].*[)\]]$")
+
+
+def _runs_on(last: Fragment, line: Fragment) -> bool:
+    """Whether ``line`` is plainly the next line of the label ending in ``last``.
+
+    Asked when both lines seem to have leaders of their own: a raster line's "leader" may be
+    an outline of the drawing running past it (pale filaments behind a label). The typesetting
+    says otherwise when the first line cannot end a label (a comma, a hyphen, a word such as
+    "of"), when the second is a bracketed gloss or set in smaller type ("(Globular protein)"
+    under "Integral protein"), or when it is indented at both ends under the first (a centred
+    label). Stacked labels with their own leaders are none of these: same type, aligned at
+    the side their leaders leave from, each a name.
+    """
+    words = last.text.split()
+    if last.text.rstrip().endswith((",", "-")) or (words and words[-1].lower() in _RUNS_ON_WORDS):
+        return True
+    if _BRACKETED.match(line.text.strip()) or _smaller_type(last, line):
+        return True
+    a0, a1 = last.extent(last.direction)
+    b0, b1 = line.extent(last.direction)
+    indent = INDENT * max(last.size, line.size)
+    return b0 - a0 >= indent and a1 - b1 >= indent
+
+
+def _smaller_type(last: Fragment, line: Fragment) -> bool:
+    """Is ``line`` set in smaller type than ``last``: x-heights for OCR lines, sizes for text."""
+    if last.x_height is not None and line.x_height is not None:
+        return line.x_height <= SMALL_TYPE * last.x_height
+    return last.kind == "vector" and line.size <= SMALL_TYPE * last.size
 
 
 def _left_behind(group: LabelGroup, top: float) -> bool:
@@ -162,7 +202,25 @@ def group_labels(
         if group.leader is not None:
             group.anchor = LeaderIndex.anchor(group.leader, group.bbox)
     _mark_headings(groups)
+    for group in groups:
+        if not group.excluded:
+            group.text = without_trailing_punctuation(group.text)
     return sorted(groups, key=lambda g: (g.bbox[1], g.bbox[0]))
+
+
+#: Punctuation a name never ends with; a full stop after a short word is an abbreviation's.
+_TRAILING = re.compile(r"(?:[\s,;:]|(?<=\w{4})\.+)+$")
+
+
+def without_trailing_punctuation(text: str) -> str:
+    """ "Carbohydrate," is "Carbohydrate": the key's names carry no trailing punctuation.
+
+    A comma or semicolon ending a label is the typesetter's (a list run over several labels)
+    or OCR reading a bracket's corner; a colon ended a heading (headings are marked before
+    this). A full stop goes after a whole word ("tails.") but stays after an abbreviation of
+    up to three letters ("Lig.", "n.", "sup."), where it is part of the name as printed.
+    """
+    return _TRAILING.sub("", text)
 
 
 #: A parenthesis printed in small type right after a label ("Cranial nerves (I-XII)").
