@@ -3,10 +3,11 @@
 A project of 100,000 answers must open as fast as one of 7,000, so nothing
 here that grows with the project runs on the GUI thread. :func:`load_review`
 runs on a worker with its own connection: it takes every cell's score from
-:func:`labeler.results.load_results` (the scoring the leaderboard and the
-export use, read from the store's score cache where there is one) and keeps
-only what the matrix paints — a small :class:`CellSummary` per cell — plus each
-item's filter flags, so switching filters is a lookup. :class:`ReviewData`
+:func:`labeler.results.cell_summaries` (the numbers :func:`labeler.results.load_results`
+gives, read as columns from the store's score cache, without the names and matches
+the matrix does not show) and keeps only what the matrix paints — a small
+:class:`CellSummary` per cell — plus each item's filter flags, so switching filters
+is a lookup. :class:`ReviewData`
 wraps that snapshot on the GUI thread; the one item the curator opens is read
 in full (its raw answers, :func:`labeler.store.summaries.item_latest`) and its
 names scored by :func:`labeler.results.score_cell` with the item's
@@ -26,19 +27,18 @@ from pathlib import Path
 from labeler.lexicon import Lexicon
 from labeler.prompts import ALL_CONDITIONS
 from labeler.results import (
-    ScoredCell,
+    CellSummaries,
     answer_labels,
+    cell_summaries,
     key_markers,
     key_names,
-    load_results,
     project_lexicon,
     score_cell,
     score_markers,
 )
-from labeler.review import effective_overrides
 from labeler.scoring import MarkerScore, NameScore
 from labeler.status import ResponseStatus
-from labeler.store import Item, KeyEntry, Project, Response
+from labeler.store import Item, Project, Response
 from labeler.store.summaries import item_latest
 from ui.review.style import FAILURE_STATUSES
 
@@ -90,54 +90,44 @@ class ReviewSnapshot:
 
 
 def load_review(folder: Path) -> ReviewSnapshot:
-    """Read and score every cell for the review screens (on a worker: own connection).
-
-    Every item at once, not the first screenful first: scoring a subset
-    (``load_results(project, item_ids)``) prunes the core's answer memo to that
-    subset, so the full read after it re-parsed every answer (22 s instead of
-    4 s at 100k answers).
-    """
+    """Read every cell's score for the review screens (on a worker: own connection)."""
     with Project.open(folder) as project:
-        items = project.items.list()
-        entries = project.items.keys()
-        scored = load_results(project)
-        overrides = {rid: o.value for rid, o in effective_overrides(project).items()}
-    return _snapshot(items, entries, scored, overrides)
+        return _snapshot(cell_summaries(project))
 
 
-def _snapshot(
-    items: list[Item],
-    entries: dict[str, list[KeyEntry]],
-    scored: list[ScoredCell],
-    overrides: dict[int, float],
-) -> ReviewSnapshot:
+def _snapshot(scored: CellSummaries) -> ReviewSnapshot:
     cells = {
-        (c.item_id, c.model, c.condition): CellSummary(
-            c.response_id,
-            c.status,
-            c.parse_ok,
-            c.stale,
-            c.counts,
-            c.f1,
-            c.precision,
-            c.recall,
-            c.markers,
+        (item_id, model, condition): CellSummary(*summary)
+        for item_id, model, condition, *summary in zip(
+            scored.item_id,
+            scored.model,
+            scored.condition,
+            scored.response_id,
+            scored.status,
+            scored.parse_ok,
+            scored.stale,
+            scored.counts,
+            scored.f1,
+            scored.precision,
+            scored.recall,
+            scored.markers,
+            strict=True,
         )
-        for c in scored
     }
     order = {c: i for i, c in enumerate(ALL_CONDITIONS)}
     columns = sorted(
         {Column(m, c) for _, m, c in cells},
         key=lambda col: (col.model, order.get(col.condition, len(order))),
     )
+    entries = scored.keys
     return ReviewSnapshot(
-        items=items,
+        items=list(scored.items.values()),
         keys={i: key_names(e) for i, e in entries.items()},
         markers={i: found for i, e in entries.items() if (found := key_markers(e))},
         columns=columns,
         cells=cells,
         flagged=_flagged(cells),
-        overrides=overrides,
+        overrides=scored.overrides,
     )
 
 
