@@ -472,9 +472,9 @@ def _cell_summaries(project: Project, item_ids: Iterable[str] | None) -> CellSum
                 )
             )  # fmt: skip
     cells.sort(key=operator.itemgetter(0))
-    columns = dict(zip(_SUMMARY_FIELDS, map(list, zip(*cells, strict=True)), strict=True))
+    columns = zip(*cells, strict=True) if cells else ([] for _ in _SUMMARY_FIELDS)
     return CellSummaries(
-        **(columns or {name: [] for name in _SUMMARY_FIELDS}),
+        **dict(zip(_SUMMARY_FIELDS, map(list, columns), strict=True)),
         items=items,
         keys=keys,
         public_ids=project.public_ids.labels(project.id_prefix),

@@ -20,7 +20,6 @@ whose key prints marker letters also get the cell's marker accuracy
 from __future__ import annotations
 
 import dataclasses
-from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -76,6 +75,34 @@ class CellSummary:
     markers: MarkerScore | None = None  # items whose key has named markers
 
 
+class Cells:
+    """The matrix's cells by ``(item id, model, condition)``, each a :class:`CellSummary`.
+
+    Built on the worker as an index into the summary columns; a cell's summary is made
+    when the matrix asks for it (the cells painted), not 100k of them up front.
+    """
+
+    def __init__(self, scored: CellSummaries) -> None:
+        self._scored = scored
+        self._counts = scored.counts
+        keys = zip(scored.item_id, scored.model, scored.condition, strict=True)
+        self._index = dict(zip(keys, range(len(scored)), strict=True))
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    def get(self, key: CellKey) -> CellSummary | None:
+        """The cell's summary, or None when the cell was never run."""
+        i = self._index.get(key)
+        if i is None:
+            return None
+        s = self._scored
+        return CellSummary(
+            s.response_id[i], s.status[i], s.parse_ok[i], s.stale[i], self._counts[i],
+            s.f1[i], s.precision[i], s.recall[i], s.markers[i],
+        )  # fmt: skip
+
+
 @dataclass(frozen=True)
 class ReviewSnapshot:
     """Everything the matrix needs, read and scored on a worker (no raw answer text)."""
@@ -84,7 +111,7 @@ class ReviewSnapshot:
     keys: dict[str, tuple[str, ...]]
     markers: dict[str, dict[str, str]]
     columns: list[Column]
-    cells: dict[CellKey, CellSummary]
+    cells: Cells
     flagged: dict[str, frozenset[str]] = field(default_factory=dict)  # filter -> item ids
     overrides: dict[int, float] = field(default_factory=dict)  # response id -> reviewer's F1
 
@@ -96,27 +123,9 @@ def load_review(folder: Path) -> ReviewSnapshot:
 
 
 def _snapshot(scored: CellSummaries) -> ReviewSnapshot:
-    cells = {
-        (item_id, model, condition): CellSummary(*summary)
-        for item_id, model, condition, *summary in zip(
-            scored.item_id,
-            scored.model,
-            scored.condition,
-            scored.response_id,
-            scored.status,
-            scored.parse_ok,
-            scored.stale,
-            scored.counts,
-            scored.f1,
-            scored.precision,
-            scored.recall,
-            scored.markers,
-            strict=True,
-        )
-    }
     order = {c: i for i, c in enumerate(ALL_CONDITIONS)}
     columns = sorted(
-        {Column(m, c) for _, m, c in cells},
+        (Column(m, c) for m, c in set(zip(scored.model, scored.condition, strict=True))),
         key=lambda col: (col.model, order.get(col.condition, len(order))),
     )
     entries = scored.keys
@@ -125,39 +134,40 @@ def _snapshot(scored: CellSummaries) -> ReviewSnapshot:
         keys={i: key_names(e) for i, e in entries.items()},
         markers={i: found for i, e in entries.items() if (found := key_markers(e))},
         columns=columns,
-        cells=cells,
-        flagged=_flagged(cells),
+        cells=Cells(scored),
+        flagged=_flagged(scored),
         overrides=scored.overrides,
     )
 
 
-def _flagged(cells: dict[CellKey, CellSummary]) -> dict[str, frozenset[str]]:
+def _flagged(scored: CellSummaries) -> dict[str, frozenset[str]]:
     """The items each of :data:`FILTERS` keeps (all but "all").
 
     Models "disagree" when their F1 for the same condition differ by at least
     :data:`DISAGREEMENT`; failed calls are not answers and take no part in it.
     """
     failures, parse_errors = set(), set()
-    by_condition: dict[tuple[str, str], list[float]] = defaultdict(list)
-    for (item_id, _, condition), cell in cells.items():
-        if cell.status in FAILURE_STATUSES:
+    spread: dict[tuple[str, str], tuple[float, float]] = {}  # (item, condition) -> lowest, highest
+    for item_id, condition, status, parse_ok, f1 in zip(
+        scored.item_id, scored.condition, scored.status, scored.parse_ok, scored.f1, strict=True
+    ):
+        if status in FAILURE_STATUSES:
             failures.add(item_id)
         else:
-            by_condition[(item_id, condition)].append(cell.f1)
-        if cell.status == ResponseStatus.PARSE_ERROR or (
-            cell.status == ResponseStatus.OK and not cell.parse_ok
-        ):
+            key = (item_id, condition)
+            seen = spread.get(key)
+            spread[key] = (f1, f1) if seen is None else (min(seen[0], f1), max(seen[1], f1))
+        if status == _PARSE_ERROR or (status == _OK and not parse_ok):
             parse_errors.add(item_id)
-    different = {
-        item_id
-        for (item_id, _), f1 in by_condition.items()
-        if len(f1) > 1 and max(f1) - min(f1) >= DISAGREEMENT
-    }
+    different = {item_id for (item_id, _), (lo, hi) in spread.items() if hi - lo >= DISAGREEMENT}
     return {
         "different": frozenset(different),
         "failures": frozenset(failures),
         "parse_errors": frozenset(parse_errors),
     }
+
+
+_OK, _PARSE_ERROR = str(ResponseStatus.OK), str(ResponseStatus.PARSE_ERROR)
 
 
 class ReviewData:
