@@ -37,6 +37,7 @@ cell (:attr:`ScoredCell.markers`), scored from each label's name and
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import json
@@ -426,11 +427,24 @@ def _cell_summaries(project: Project, item_ids: Iterable[str] | None) -> CellSum
     wanted = None if item_ids is None else set(item_ids)
     items = {i.id: i for i in project.items.list() if wanted is None or i.id in wanted}
     version = scoring_version(DEFAULT_RULES)
-    rows = [r for r in project.score_cache.summary_rows(version) if r[1] in items]
     keys = project.items.keys()
-    context = _Context(project, {r[1] for r in rows}, keys)
+    context = _Context(project, set(items), keys)
     current = {i: (fp, context.item_print(i).state) for i, fp in context.key_fps.items()}
     overrides = {rid: o.value for rid, o in effective_overrides(project).items()}
+    public = project.public_ids.labels(project.id_prefix)
+    # everything the columns are a function of (answers never change once stored)
+    signature = (
+        version,
+        None if wanted is None else frozenset(wanted),
+        project.score_cache.answers_stamp(),
+        [(i.id, i.subject, i.question_asset) for i in items.values()],
+        current,
+        overrides,
+    )
+    memo = _SUMMARIES.get(str(project.folder))
+    if memo is not None and memo[0] == signature:
+        return dataclasses.replace(memo[1], items=items, keys=keys, public_ids=public)
+    rows = [r for r in project.score_cache.summary_rows(version) if r[1] in items]
     stale_memo: dict[tuple[str | None, str | None, str, str], bool] = {}
     markers_memo: dict[str, MarkerScore] = {}
     cells: list[tuple[Any, ...]] = []
@@ -473,13 +487,16 @@ def _cell_summaries(project: Project, item_ids: Iterable[str] | None) -> CellSum
             )  # fmt: skip
     cells.sort(key=operator.itemgetter(0))
     columns = zip(*cells, strict=True) if cells else ([] for _ in _SUMMARY_FIELDS)
-    return CellSummaries(
+    found = CellSummaries(
         **dict(zip(_SUMMARY_FIELDS, map(list, columns), strict=True)),
         items=items,
         keys=keys,
-        public_ids=project.public_ids.labels(project.id_prefix),
+        public_ids=public,
         overrides=overrides,
     )
+    _SUMMARIES.clear()  # one project's: a window has one open
+    _SUMMARIES[str(project.folder)] = (signature, found)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -777,6 +794,9 @@ _ROW = operator.attrgetter(*FRAME_COLUMNS)
 _SCORES: weakref.WeakKeyDictionary[Lexicon, dict[tuple, NameScore]] = weakref.WeakKeyDictionary()
 _MARKERS: weakref.WeakKeyDictionary[Lexicon, dict[tuple, MarkerScore]] = weakref.WeakKeyDictionary()
 _DECODED: dict[tuple[bytes, tuple[str, ...]], _Result] = {}
+#: The last :func:`cell_summaries` of a project folder with everything it was read from:
+#: Curate's list, Review and the Leaderboard each read the same cells after a change.
+_SUMMARIES: dict[str, tuple[tuple[Any, ...], CellSummaries]] = {}
 MAX_MEMO = 200_000
 
 

@@ -140,6 +140,15 @@ class ScoreCacheTable:
         )
         return rows.fetchall()  # unpacked by position: no per-row objects of ours
 
+    def answers_stamp(self) -> tuple[int, int]:
+        """``(how many answers, newest id)``: moves with every answer stored or deleted.
+
+        Answers never change once stored, so a reader that saw the same stamp saw the same
+        answers (a summary memo keys on it, with everything else it read).
+        """
+        row = self.db.execute("SELECT COUNT(*), COALESCE(MAX(id), 0) FROM responses").fetchone()
+        return int(row[0]), int(row[1])
+
     def labels_json(self, response_ids: Sequence[int]) -> Iterator[tuple[int, str]]:
         """``(response id, labels JSON)`` of the given responses (what scoring reads), batched."""
         for start in range(0, len(response_ids), BATCH):

@@ -122,7 +122,7 @@ def _marker_row(markers: pd.DataFrame | None, model: str) -> dict[str, float] | 
 def _item_flags(cells: CellSummaries, frame: pd.DataFrame) -> list[ItemFlag]:
     """The core's per-item summary over the counted cells (``frame``), items in the order
     of their first counted answer."""
-    order = list(dict.fromkeys(frame["item_id"]))
+    order = list(frame["item_id"].unique())  # in order of appearance
     summary = analysis.item_summary(frame).reindex(order)
     return [
         ItemFlag(
