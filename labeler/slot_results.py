@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from labeler.prompts import SLOT_CONDITIONS
-from labeler.results import counted_results, project_lexicon
+from labeler.results import cell_summaries, project_lexicon
 from labeler.scoring.slots import SlotLabel, SlotScore, chance_accuracy, slot_accuracy
 from labeler.slots import Slot, entry_boxes, has_printed_markers, render_slots
 from labeler.store import KeyEntry, Project, Response
@@ -111,36 +111,48 @@ def answered_slots(project: Project, response: Response) -> AnsweredSlots | None
 
 def slot_results(project: Project, item_ids: Iterable[str] | None = None) -> list[SlotCell]:
     """Every counted slot answer, scored (answers whose slots no longer exist are left out)."""
-    cells = [c for c in counted_results(project, item_ids) if c.condition in SLOT_CONDITIONS]
+    summaries = cell_summaries(project, item_ids)  # the numbers counted_results gives
+    cells = [
+        (item_id, model, condition, response_id, f1)
+        for item_id, model, condition, response_id, f1, counts in zip(
+            summaries.item_id,
+            summaries.model,
+            summaries.condition,
+            summaries.response_id,
+            summaries.f1,
+            summaries.counts,
+            strict=True,
+        )
+        if counts and condition in SLOT_CONDITIONS
+    ]
     if not cells:
         return []
-    wanted = {c.response_id for c in cells}
+    wanted = {c[3] for c in cells}
     responses = {
         r.id: r
         for r in project.responses.latest(
-            item_ids=sorted({c.item_id for c in cells}), conditions=SLOT_CONDITIONS
+            item_ids=sorted({c[0] for c in cells}), conditions=SLOT_CONDITIONS
         )
         if r.id in wanted
     }
-    keys = project.items.keys()
-    lexicons = {i: project_lexicon(project, i) for i in {c.item_id for c in cells}}
+    lexicons = {i: project_lexicon(project, i) for i in {c[0] for c in cells}}
     found = []
-    for cell in cells:
-        response = responses[cell.response_id]
-        key = answer_key(response, keys.get(cell.item_id, []))
+    for item_id, model, condition, response_id, f1 in cells:
+        response = responses[response_id]
+        key = answer_key(response, summaries.keys.get(item_id, []))
         if key is None:
             continue
         labels = slot_labels(response)
-        lexicon = lexicons[cell.item_id]
+        lexicon = lexicons[item_id]
         found.append(
             SlotCell(
-                cell.item_id,
-                cell.public_id,
-                cell.model,
-                cell.condition,
-                cell.response_id,
+                item_id,
+                summaries.public_ids.get(item_id),
+                model,
+                condition,
+                response_id,
                 slot_accuracy(labels, key, lexicon),
-                cell.f1,
+                f1,
                 chance_accuracy(labels, key, lexicon),
             )
         )
