@@ -450,8 +450,8 @@ def _cell_summaries(project: Project, item_ids: Iterable[str] | None) -> CellSum
     cells: list[tuple[Any, ...]] = []
     pending: list[int] = []
     for row in rows:
-        rid, item_id, model, condition, status, parse_ok, subject, image = row[:8]
-        key_fp, state, f1, precision, recall, accuracy, markers_json = row[8:]
+        rid, item_id, model, condition, status, parse_ok, subject, image, *cached = row
+        key_fp, state, f1, precision, recall, accuracy, markers_json = cached
         if precision is None or (key_fp, state) != current[item_id]:
             pending.append(rid)  # nothing cached, or not trusted without a check
             continue

@@ -5,7 +5,8 @@ key fingerprint and lexicon state are the item's current ones; everything else g
 through ``load_results``'s own resolution. Each step below edits a real project (a
 lexicon row, a key, a subject, an override, a new answer, cache rows left from before
 the summary columns or written for another key) and compares the two paths cell by cell,
-reading the summaries first so that they, not ``load_results``, meet the edit.
+reading the summaries first so that they, not ``load_results``, meet the edit. On both
+engines.
 """
 
 import pandas as pd
@@ -17,6 +18,7 @@ from labeler.results import cell_summaries, counted_results, load_results, resul
 from labeler.scoring import scoring_version
 from labeler.store import KeyEntry, NewItem, NewResponse, Project
 from labeler.store.score_cache import CachedScore
+from tests.conftest import use_postgres
 
 MODELS = ("lab/a", "lab/b", "lab/c")
 ASKED = ("blind", "told", "no-image", "slots", "slots-no-image")
@@ -38,8 +40,16 @@ def record(project, item_id, model, condition, names, status="ok"):
     )
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def engine(request, monkeypatch):
+    """Each test once per engine: the summary query and its unpacking run on both."""
+    if request.param == "postgresql":
+        use_postgres(monkeypatch, request.getfixturevalue("pg_server"))
+    return request.param
+
+
 @pytest.fixture
-def project(tmp_path):
+def project(tmp_path, engine):
     """Three items (one with printed markers, one with a key alternative) × 3 models × 5
     conditions, with an API error and a partly wrong answer in the mix."""
     with Project.create(tmp_path / "p") as project:
@@ -166,7 +176,7 @@ def test_rows_not_to_trust_are_resolved_not_read(project):
     assert restored[ids[0]][10] == truth.f1[0]
 
 
-def test_an_empty_project_has_no_summaries(tmp_path):
+def test_an_empty_project_has_no_summaries(tmp_path, engine):
     with Project.create(tmp_path / "p") as project:
         project.items.add(NewItem(item_id="x", key=[KeyEntry("Nucleus")]))
         summaries = cell_summaries(project)
