@@ -22,6 +22,10 @@ one opened cell), reuses the rows whose fingerprints are current, and scores onl
 rest, storing them in one transaction. A lexicon edit therefore rescores exactly the
 cells whose names it reaches (``docs/decisions/0019-score-cache.md``).
 
+Views that show numbers but not names — Review's matrix, the Leaderboard, Curate's item
+list — read :func:`cell_summaries` instead: the same cells and values as columns, taken
+from the cache's own columns without decoding a result (decision 0019, "Read path").
+
 Which answers count is decided in one place, :func:`answer_counts` (see
 ``docs/decisions/0011-which-answers-count.md``): a cell's latest answer counts
 when the model answered (any status but ``api_error``) and the answer is for
