@@ -22,6 +22,10 @@ one opened cell), reuses the rows whose fingerprints are current, and scores onl
 rest, storing them in one transaction. A lexicon edit therefore rescores exactly the
 cells whose names it reaches (``docs/decisions/0019-score-cache.md``).
 
+Views that show numbers but not names — Review's matrix, the Leaderboard, Curate's item
+list — read :func:`cell_summaries` instead: the same cells and values as columns, taken
+from the cache's own columns without decoding a result (decision 0019, "Read path").
+
 Which answers count is decided in one place, :func:`answer_counts` (see
 ``docs/decisions/0011-which-answers-count.md``): a cell's latest answer counts
 when the model answered (any status but ``api_error``) and the answer is for
@@ -37,12 +41,13 @@ cell (:attr:`ScoredCell.markers`), scored from each label's name and
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import hashlib
 import json
 import operator
 import weakref
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -329,6 +334,175 @@ def _load_results(project: Project, item_ids: Iterable[str] | None) -> list[Scor
     return cells
 
 
+@dataclass(frozen=True)
+class CellSummaries:
+    """Every cell's latest answer as a view shows it, in columns (position ``i`` is one cell).
+
+    What :func:`cell_summaries` returns: the cells of :func:`load_results`, in the same
+    order (oldest answer first) with the same values, but only the fields a matrix, a
+    leaderboard or an item list shows — no names, no matches, no per-cell objects. ``f1``
+    is the F1 that counts (a reviewer's override, else the scorer's, as
+    :attr:`ScoredCell.f1`); ``markers`` is the marker score of items whose key has named
+    markers. The item-level tables hold what was read to build the columns. Decoded values
+    (``markers``) are shared between calls and must not be mutated.
+    """
+
+    response_id: list[int]
+    item_id: list[str]
+    model: list[str]
+    condition: list[str]
+    status: list[str]
+    parse_ok: list[bool]
+    stale: list[bool]
+    f1: list[float]
+    precision: list[float]
+    recall: list[float]
+    marker_accuracy: list[float | None]
+    markers: list[MarkerScore | None]
+    override: list[float | None]
+    items: dict[str, Item]  # the items read, by id
+    keys: dict[str, list[KeyEntry]]  # every item's answer key, by id
+    public_ids: dict[str, str]  # item id -> published ``PREFIX-N``, numbered items only
+    overrides: dict[int, float]  # response id -> reviewer's F1, every override in force
+
+    def __len__(self) -> int:
+        return len(self.response_id)
+
+    @property
+    def counts(self) -> list[bool]:
+        """Per cell, whether its answer counts (:func:`answer_counts`)."""
+        return [answer_counts(s, t) for s, t in zip(self.status, self.stale, strict=True)]
+
+    def flags(self) -> dict[str, ItemFlags]:
+        """The card's per-item flags, exactly as :func:`load_results` sets them on its cells."""
+        return item_flags(
+            (i, c, f)
+            for i, c, f, n in zip(self.item_id, self.condition, self.f1, self.counts, strict=True)
+            if n and c in CONDITIONS
+        )
+
+    def frame(self, conditions: Collection[str] | None = None) -> pd.DataFrame:
+        """The counted cells (under ``conditions``, default all) as a frame for
+        :mod:`labeler.analysis`: ``item_id, model, condition, f1, marker_accuracy`` — the
+        same values as those columns of :func:`results_frame` over :func:`counted_results`.
+        """
+        import pandas as pd
+
+        keep = [
+            i
+            for i, (n, c) in enumerate(zip(self.counts, self.condition, strict=True))
+            if n and (conditions is None or c in conditions)
+        ]
+        columns = ("item_id", "model", "condition", "f1", "marker_accuracy")
+        data = {name: _pick(getattr(self, name), keep) for name in columns}
+        return pd.DataFrame(data, columns=list(columns))
+
+
+#: The per-cell columns of :class:`CellSummaries`, in its order.
+_SUMMARY_FIELDS = (
+    "response_id", "item_id", "model", "condition", "status", "parse_ok", "stale", "f1",
+    "precision", "recall", "marker_accuracy", "markers", "override",
+)  # fmt: skip
+
+
+def _pick(values: Sequence[Any], positions: Sequence[int]) -> list[Any]:
+    return [values[k] for k in positions]
+
+
+def cell_summaries(project: Project, item_ids: Iterable[str] | None = None) -> CellSummaries:
+    """Every cell's latest answer with the numbers views show, read from the score cache.
+
+    The summary-only read path: one query returns, per cell, its answer's metadata and
+    the cached F1, precision, recall and marker score as columns (no result JSON, no
+    labels, no raw text), and a cached row is taken when its key fingerprint and lexicon
+    state equal the item's current ones — one comparison per cell against per-item values
+    computed once. The rest (nothing cached, an edited key or lexicon, rows from before
+    the columns) go through :func:`load_results`'s own resolution, which re-checks,
+    rescores and stores them, so the values are always :func:`load_results`'s
+    (``tests/results/test_cell_summaries.py`` compares the two). Review's matrix, the
+    Leaderboard's table and Curate's item list read this; the export and ``labeler
+    report``, which need names and matches, read :func:`load_results`.
+    """
+    with collector_paused():
+        return _cell_summaries(project, item_ids)
+
+
+def _cell_summaries(project: Project, item_ids: Iterable[str] | None) -> CellSummaries:
+    wanted = None if item_ids is None else set(item_ids)
+    items = {i.id: i for i in project.items.list() if wanted is None or i.id in wanted}
+    version = scoring_version(DEFAULT_RULES)
+    keys = project.items.keys()
+    context = _Context(project, set(items), keys)
+    current = {i: (fp, context.item_print(i).state) for i, fp in context.key_fps.items()}
+    overrides = {rid: o.value for rid, o in effective_overrides(project).items()}
+    public = project.public_ids.labels(project.id_prefix)
+    # everything the columns are a function of (answers never change once stored)
+    signature = (
+        version,
+        None if wanted is None else frozenset(wanted),
+        project.score_cache.answers_stamp(),
+        [(i.id, i.subject, i.question_asset) for i in items.values()],
+        current,
+        overrides,
+    )
+    memo = _SUMMARIES.get(str(project.folder))
+    if memo is not None and memo[0] == signature:
+        return dataclasses.replace(memo[1], items=items, keys=keys, public_ids=public)
+    rows = [r for r in project.score_cache.summary_rows(version) if r[1] in items]
+    stale_memo: dict[tuple[str | None, str | None, str, str], bool] = {}
+    markers_memo: dict[str, MarkerScore] = {}
+    cells: list[tuple[Any, ...]] = []
+    pending: list[int] = []
+    for row in rows:
+        rid, item_id, model, condition, status, parse_ok, subject, image, *cached = row
+        key_fp, state, f1, precision, recall, accuracy, markers_json = cached
+        if precision is None or (key_fp, state) != current[item_id]:
+            pending.append(rid)  # nothing cached, or not trusted without a check
+            continue
+        stale_key = (subject, image, condition, item_id)
+        stale = stale_memo.get(stale_key)
+        if stale is None:
+            stale = stale_memo[stale_key] = _stale(subject, image, condition, items[item_id])
+        markers = None
+        if markers_json is not None:
+            markers = markers_memo.get(markers_json)
+            if markers is None:
+                markers = markers_memo[markers_json] = MarkerScore(*json.loads(markers_json))
+        override = overrides.get(rid)
+        cells.append(
+            (
+                rid, item_id, model, condition, status, bool(parse_ok), stale,
+                f1 if override is None else override, precision, recall, accuracy, markers,
+                override,
+            )
+        )  # fmt: skip
+    if pending:
+        resolved = project.score_cache.cells(version, pending)
+        results = _resolve(project, version, context, resolved)
+        for c in resolved:
+            r, override = results[c.id], overrides.get(c.id)
+            cells.append(
+                (
+                    c.id, c.item_id, c.model, c.condition, c.status, c.parse_ok,
+                    is_stale(c, items[c.item_id]), r.score.f1 if override is None else override,
+                    r.score.precision, r.score.recall,
+                    None if r.markers is None else r.markers.accuracy, r.markers, override,
+                )
+            )  # fmt: skip
+    cells.sort(key=operator.itemgetter(0))
+    columns = zip(*cells, strict=True) if cells else ([] for _ in _SUMMARY_FIELDS)
+    found = CellSummaries(
+        **dict(zip(_SUMMARY_FIELDS, map(list, columns), strict=True)),
+        items=items,
+        keys=keys,
+        public_ids=public,
+        overrides=overrides,
+    )
+    _SUMMARIES.clear()  # one project's: a window has one open
+    _SUMMARIES[str(project.folder)] = (signature, found)
+    return found
+
+
 @dataclass(frozen=True, slots=True)
 class _Result:
     """One answer's scored result: what the score cache keeps (see :func:`_encode`)."""
@@ -351,26 +525,39 @@ def _scores(project: Project, items: Mapping[str, Item]) -> list[tuple[CellRow, 
     version = scoring_version(DEFAULT_RULES)
     rows = [c for c in project.score_cache.latest_cells(version) if c.item_id in items]
     context = _Context(project, {c.item_id for c in rows})
-    out: dict[int, tuple[_Result, bool]] = {}
+    results = _resolve(project, version, context, rows)
+    return [(c, results[c.id], is_stale(c, items[c.item_id])) for c in rows]
+
+
+def _resolve(
+    project: Project, version: str, context: _Context, rows: Sequence[CellRow]
+) -> dict[int, _Result]:
+    """Each cell's result by response id: its cached row where still valid, else scored.
+
+    Valid rows checked under a new lexicon state are confirmed, valid rows from before
+    the summary columns stored again in full, and fresh scores stored, in one pass each.
+    """
+    out: dict[int, _Result] = {}
     misses: list[CellRow] = []
+    stored: list[CachedScore] = []
     for c in rows:
         result = context.cached(c)
         if result is None:
             misses.append(c)
         else:
-            out[c.id] = (result, is_stale(c, items[c.item_id]))
+            out[c.id] = result
+            if not c.complete:
+                stored.append(context.entry(c, result))
     project.score_cache.confirm(version, context.confirmed)
-    fresh: list[CachedScore] = []
     labels = dict(project.score_cache.labels_json([c.id for c in misses]))
     for c in misses:
-        result = context.score(c.item_id, json.loads(labels[c.id]))
-        out[c.id] = (result, is_stale(c, items[c.item_id]))
+        result = out[c.id] = context.score(c.item_id, json.loads(labels[c.id]))
         entry = context.entry(c, result)
-        fresh.append(entry)
+        stored.append(entry)
         _decoded(entry.result_json, result.key_names)  # the next read finds it decoded
-    if fresh:
-        project.score_cache.put_many(version, fresh)
-    return [(c, *out[c.id]) for c in rows]
+    if stored:
+        project.score_cache.put_many(version, stored)
+    return out
 
 
 class ItemLexicons:
@@ -404,8 +591,13 @@ class _Context:
     Per-item lexicons are layered only for items that have a cell to score.
     """
 
-    def __init__(self, project: Project, item_ids: set[str]) -> None:
-        keys = project.items.keys()
+    def __init__(
+        self,
+        project: Project,
+        item_ids: set[str],
+        keys: Mapping[str, Sequence[KeyEntry]] | None = None,
+    ) -> None:
+        keys = project.items.keys() if keys is None else keys
         self.keys = {i: keys.get(i, []) for i in item_ids}
         self.names = {i: key_names(k) for i, k in self.keys.items()}
         self.markers = {i: key_markers(k) for i, k in self.keys.items()}
@@ -476,6 +668,9 @@ class _Context:
             f1=result.score.f1,
             marker_accuracy=None if result.markers is None else result.markers.accuracy,
             result_json=_encode(result),
+            precision=result.score.precision,
+            recall=result.score.recall,
+            markers_json=None if result.markers is None else _dumps(_marker_fields(result.markers)),
         )
 
 
@@ -489,9 +684,18 @@ def _encode(result: _Result) -> str:
         "m": [list(match) for match in s.matches],
         "u": s.unmatched_pred,
         "x": s.missed_key,
-        "k": None if m is None else [m.accuracy, m.n_markers, m.correct, m.wrong, m.unanswered],
+        "k": None if m is None else _marker_fields(m),
     }
+    return _dumps(data)
+
+
+def _dumps(data: object) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def _marker_fields(m: MarkerScore) -> list[Any]:
+    """A marker score as the cache keeps it (``k`` of a result, the ``markers_json`` column)."""
+    return [m.accuracy, m.n_markers, m.correct, m.wrong, m.unanswered]
 
 
 def _decoded(result_json: str, key: tuple[str, ...]) -> _Result:
@@ -527,11 +731,16 @@ def is_stale(answer: CellRow | Response, item: Item) -> bool:
 
     Answers recorded before the store kept this (``asked_subject`` NULL) count as current.
     """
-    if answer.asked_subject is None:
+    return _stale(answer.asked_subject, answer.asked_image, answer.condition, item)
+
+
+def _stale(subject: str | None, image: str | None, condition: str, item: Item) -> bool:
+    """:func:`is_stale` on the answer's columns."""
+    if subject is None:
         return False
-    if answer.asked_subject != item.subject:
+    if subject != item.subject:
         return True
-    return needs_image(answer.condition) and answer.asked_image != item.question_asset
+    return needs_image(condition) and image != item.question_asset
 
 
 def item_flags(cells: Iterable[tuple[str, str, float]]) -> dict[str, ItemFlags]:
@@ -589,6 +798,9 @@ _ROW = operator.attrgetter(*FRAME_COLUMNS)
 _SCORES: weakref.WeakKeyDictionary[Lexicon, dict[tuple, NameScore]] = weakref.WeakKeyDictionary()
 _MARKERS: weakref.WeakKeyDictionary[Lexicon, dict[tuple, MarkerScore]] = weakref.WeakKeyDictionary()
 _DECODED: dict[tuple[bytes, tuple[str, ...]], _Result] = {}
+#: The last :func:`cell_summaries` of a project folder with everything it was read from:
+#: Curate's list, Review and the Leaderboard each read the same cells after a change.
+_SUMMARIES: dict[str, tuple[tuple[Any, ...], CellSummaries]] = {}
 MAX_MEMO = 200_000
 
 

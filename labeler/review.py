@@ -223,7 +223,9 @@ def history(project: Project, item_id: str | None = None) -> list[Decision]:
     for e in events:
         if e.kind == "override" and e.id not in undone and e.response_id is not None:
             latest_override[e.response_id] = e.id
-    keys = project.items.keys() if item_id is None else {item_id: project.items.key(item_id)}
+    keys: dict[str, list[KeyEntry]] = {}  # read only when a key confirmation is judged
+    if any(e.kind == "confirm-key" for e in events):
+        keys = project.items.keys() if item_id is None else {item_id: project.items.key(item_id)}
     out = []
     for e in events:
         superseded = (

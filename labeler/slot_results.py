@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from labeler.prompts import SLOT_CONDITIONS
-from labeler.results import ScoredCell, counted_results, project_lexicon
+from labeler.results import ScoredCell, cell_summaries, project_lexicon
 from labeler.scoring.slots import SlotLabel, SlotScore, chance_accuracy, slot_accuracy
 from labeler.slots import Slot, entry_boxes, has_printed_markers, render_slots
 from labeler.store import KeyEntry, Project, Response
@@ -117,40 +117,60 @@ def slot_results(
     """Every counted slot answer, scored (answers whose slots no longer exist are left out).
 
     ``counted`` is the caller's :func:`counted_results` for the same items, if it has them:
-    a report or export then reads the project's cells once, not twice.
+    a report or export then reads the project's cells once, not twice. Without it the
+    summary read path (:func:`cell_summaries`) gives the same cells without result objects.
     """
-    if counted is None:
-        counted = counted_results(project, item_ids)
-    cells = [c for c in counted if c.condition in SLOT_CONDITIONS]
+    if counted is not None:
+        cells = [
+            (c.item_id, c.public_id, c.model, c.condition, c.response_id, c.f1)
+            for c in counted
+            if c.condition in SLOT_CONDITIONS
+        ]
+        keys = project.items.keys() if cells else {}
+    else:
+        summaries = cell_summaries(project, item_ids)  # the numbers counted_results gives
+        cells = [
+            (item_id, summaries.public_ids.get(item_id), model, condition, response_id, f1)
+            for item_id, model, condition, response_id, f1, counts in zip(
+                summaries.item_id,
+                summaries.model,
+                summaries.condition,
+                summaries.response_id,
+                summaries.f1,
+                summaries.counts,
+                strict=True,
+            )
+            if counts and condition in SLOT_CONDITIONS
+        ]
+        keys = summaries.keys
     if not cells:
         return []
-    wanted = {c.response_id for c in cells}
+    wanted = {c[4] for c in cells}
     responses = {
         r.id: r
         for r in project.responses.latest(
-            item_ids=sorted({c.item_id for c in cells}), conditions=SLOT_CONDITIONS
+            item_ids=sorted({c[0] for c in cells}), conditions=SLOT_CONDITIONS
         )
         if r.id in wanted
     }
-    keys = project.items.keys()
-    lexicons = {i: project_lexicon(project, i) for i in {c.item_id for c in cells}}
+    lexicons = {i: project_lexicon(project, i) for i in {c[0] for c in cells}}
     found = []
-    for cell in cells:
-        response = responses[cell.response_id]
-        key = answer_key(response, keys.get(cell.item_id, []))
+    for item_id, public_id, model, condition, response_id, f1 in cells:
+        response = responses[response_id]
+        key = answer_key(response, keys.get(item_id, []))
         if key is None:
             continue
         labels = slot_labels(response)
-        lexicon = lexicons[cell.item_id]
+        lexicon = lexicons[item_id]
         found.append(
             SlotCell(
-                cell.item_id,
-                cell.public_id,
-                cell.model,
-                cell.condition,
-                cell.response_id,
+                item_id,
+                public_id,
+                model,
+                condition,
+                response_id,
                 slot_accuracy(labels, key, lexicon),
-                cell.f1,
+                f1,
                 chance_accuracy(labels, key, lexicon),
             )
         )

@@ -335,6 +335,15 @@ MIGRATIONS: tuple[str, ...] = (
         PRIMARY KEY (response_id, rules)
     );
     """,
+    # 14: read17: the numbers a matrix and a leaderboard show, as columns of the score
+    # cache (name-set precision and recall, the marker score's letters as compact JSON), so
+    # views read them without parsing each result (labeler.results.cell_summaries; a row
+    # from before has NULLs and is completed by its next read)
+    """
+    ALTER TABLE score_cache ADD COLUMN name_precision REAL;
+    ALTER TABLE score_cache ADD COLUMN name_recall REAL;
+    ALTER TABLE score_cache ADD COLUMN markers_json TEXT;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -1,10 +1,12 @@
 """The item list's rows: items passing the filters, their label counts and mean F1.
 
-The scores come from ``labeler.results.counted_results`` — the cells that count
+The scores are those of ``labeler.results.counted_results`` — the cells that count
 (latest, not stale, answered), the same ones the leaderboard, ``labeler report``
-and the export use — so the number in the list is the number that gets published.
-Scoring grows with the project (every answer), so :func:`item_rows` runs on a
-worker with its own connection, never on the GUI thread.
+and the export use — so the number in the list is the number that gets published;
+they are read through the summary path (:func:`labeler.results.cell_summaries`: the
+cached numbers as columns, no per-answer objects). Reading grows with the project
+(every answer), so :func:`item_rows` runs on a worker with its own connection, never
+on the GUI thread.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from labeler.results import counted_results
+from labeler.results import CellSummaries, cell_summaries
 from labeler.store import Item, Project
 
 ScoreFilter = Callable[[float | None], bool]
@@ -37,11 +39,12 @@ class ItemRows:
     scores: dict[str, float]
 
 
-def item_scores(project: Project) -> dict[str, float]:
+def item_scores(cells: CellSummaries) -> dict[str, float]:
     """Item id -> mean F1 over its counted (model, condition) cells; items with none absent."""
     by_item: dict[str, list[float]] = defaultdict(list)
-    for cell in counted_results(project):
-        by_item[cell.item_id].append(cell.f1)
+    for item_id, f1, counts in zip(cells.item_id, cells.f1, cells.counts, strict=True):
+        if counts:
+            by_item[item_id].append(f1)
     return {item_id: math.fsum(v) / len(v) for item_id, v in by_item.items()}
 
 
@@ -54,8 +57,9 @@ def item_rows(
     """
     with Project.open(folder) as project:
         items = project.items.list(search=search, **filters)
-        counts = {i: len(k) for i, k in project.items.keys().items()}
-        scores = item_scores(project)
+        summaries = cell_summaries(project)
+        counts = {i: len(k) for i, k in summaries.keys.items()}
+        scores = item_scores(summaries)
     accept = SCORE_FILTERS[score_filter]
     if accept is not None:
         items = [i for i in items if accept(scores.get(i.id))]

@@ -1,7 +1,8 @@
 """The leaderboard's numbers, computed by the core on a worker thread.
 
 Everything here is a call into :mod:`labeler.results` (the cells that count by
-:func:`~labeler.results.answer_counts`: exactly the ones export publishes) and
+:func:`~labeler.results.answer_counts`: exactly the ones export publishes, read through
+the summary path :func:`~labeler.results.cell_summaries`, as columns) and
 :mod:`labeler.analysis` (the card's table and columns, bootstrap CIs, paired
 item counts, marker accuracy, per-item flags and best scores); this module only
 gathers the pieces the view shows.
@@ -16,8 +17,8 @@ from pathlib import Path
 import pandas as pd
 
 from labeler import analysis
-from labeler.prompts import CONDITIONS
-from labeler.results import ScoredCell, load_results, results_frame
+from labeler.prompts import CONDITIONS, SLOT_CONDITIONS
+from labeler.results import NO_ANSWER_STATUSES, CellSummaries, cell_summaries
 from labeler.slot_results import slot_frame, slot_results, slot_table
 from labeler.store import Project
 from ui.workers import TaskControl
@@ -70,20 +71,22 @@ def compute(folder: Path, n_boot: int = 2000, control: TaskControl | None = None
     curator reads first.
     """
     with Project.open(folder) as project:
-        cells = load_results(project)
-        slotted = slot_results(project)
+        cells = cell_summaries(project)
+        # slot answers are scored per slot from their labels: only a project that has some
+        slotted = [] if set(cells.condition).isdisjoint(SLOT_CONDITIONS) else slot_results(project)
     slots = slot_table(slot_frame(slotted), n_boot=n_boot) if slotted else None
-    cells = [c for c in cells if c.condition in CONDITIONS]  # the card's table: its four
-    counted = [c for c in cells if c.counts]  # labeler.results.answer_counts: the one rule
-    unanswered = sum(1 for c in cells if not c.answered)
-    stale = sum(1 for c in cells if c.answered and c.stale)
-    if not counted:
+    unanswered = stale = 0
+    for condition, status, old in zip(cells.condition, cells.status, cells.stale, strict=True):
+        if condition in CONDITIONS:  # the card's table: its four
+            unanswered += status in NO_ANSWER_STATUSES
+            stale += status not in NO_ANSWER_STATUSES and old
+    frame = cells.frame(CONDITIONS)  # the cells that count (labeler.results.answer_counts)
+    if frame.empty:
         return Leaderboard([], [], 0, unanswered, stale, slots=slots)
-    frame = results_frame(counted)
     table = analysis.results_table(frame)
     paired = analysis.paired_items(frame)
     markers = analysis.marker_table(frame)
-    flags = _item_flags(counted, frame)
+    flags = _item_flags(cells, frame)
 
     def board(bounds: dict[str, dict[str, tuple[float, float]]], intervals: bool) -> Leaderboard:
         rows = [
@@ -96,7 +99,7 @@ def compute(folder: Path, n_boot: int = 2000, control: TaskControl | None = None
             )
             for record in table.to_dict("records")
         ]
-        return Leaderboard(rows, flags, len(counted), unanswered, stale, intervals, slots)
+        return Leaderboard(rows, flags, len(frame), unanswered, stale, intervals, slots)
 
     if control is not None:
         control.publish(board({}, intervals=False))
@@ -116,21 +119,27 @@ def _marker_row(markers: pd.DataFrame | None, model: str) -> dict[str, float] | 
     return {c: float(v) for c, v in markers.loc[model].items()}
 
 
-def _item_flags(counted: list[ScoredCell], frame: pd.DataFrame) -> list[ItemFlag]:
-    """The core's per-item summary over the counted cells (``frame``: their results frame)."""
-    summary = analysis.item_summary(frame)
-    first: dict[str, ScoredCell] = {}
-    for c in counted:
-        first.setdefault(c.item_id, c)
+def _item_flags(cells: CellSummaries, frame: pd.DataFrame) -> list[ItemFlag]:
+    """The core's per-item summary over the counted cells (``frame``), items in the order
+    of their first counted answer."""
+    order = list(frame["item_id"].unique())  # in order of appearance
+    summary = analysis.item_summary(frame).reindex(order)
     return [
         ItemFlag(
             item_id=item_id,
-            label=c.public_id or item_id,
-            subject=c.subject,
-            recitable=bool(summary.at[item_id, "recitable"]),
-            unsolved_core=bool(summary.at[item_id, "unsolved_core"]),
-            best_f1=float(summary.at[item_id, "best_f1"]),
-            best_no_image=float(summary.at[item_id, "best_no_image"]),
+            label=cells.public_ids.get(item_id) or item_id,
+            subject=cells.items[item_id].subject,
+            recitable=bool(recitable),
+            unsolved_core=bool(unsolved),
+            best_f1=float(best),
+            best_no_image=float(no_image),
         )
-        for item_id, c in first.items()
+        for item_id, recitable, unsolved, best, no_image in zip(
+            order,
+            summary["recitable"],
+            summary["unsolved_core"],
+            summary["best_f1"],
+            summary["best_no_image"],
+            strict=True,
+        )
     ]

@@ -3,10 +3,11 @@
 A project of 100,000 answers must open as fast as one of 7,000, so nothing
 here that grows with the project runs on the GUI thread. :func:`load_review`
 runs on a worker with its own connection: it takes every cell's score from
-:func:`labeler.results.load_results` (the scoring the leaderboard and the
-export use, read from the store's score cache where there is one) and keeps
-only what the matrix paints — a small :class:`CellSummary` per cell — plus each
-item's filter flags, so switching filters is a lookup. :class:`ReviewData`
+:func:`labeler.results.cell_summaries` (the numbers :func:`labeler.results.load_results`
+gives, read as columns from the store's score cache, without the names and matches
+the matrix does not show) and keeps only what the matrix paints — a small
+:class:`CellSummary` per cell — plus each item's filter flags, so switching filters
+is a lookup. :class:`ReviewData`
 wraps that snapshot on the GUI thread; the one item the curator opens is read
 in full (its raw answers, :func:`labeler.store.summaries.item_latest`) and its
 names scored by :func:`labeler.results.score_cell` with the item's
@@ -19,26 +20,24 @@ whose key prints marker letters also get the cell's marker accuracy
 from __future__ import annotations
 
 import dataclasses
-from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from labeler.lexicon import Lexicon
 from labeler.prompts import ALL_CONDITIONS
 from labeler.results import (
-    ScoredCell,
+    CellSummaries,
     answer_labels,
+    cell_summaries,
     key_markers,
     key_names,
-    load_results,
     project_lexicon,
     score_cell,
     score_markers,
 )
-from labeler.review import effective_overrides
 from labeler.scoring import MarkerScore, NameScore
 from labeler.status import ResponseStatus
-from labeler.store import Item, KeyEntry, Project, Response
+from labeler.store import Item, Project, Response
 from labeler.store.summaries import item_latest
 from ui.review.style import FAILURE_STATUSES
 
@@ -76,6 +75,34 @@ class CellSummary:
     markers: MarkerScore | None = None  # items whose key has named markers
 
 
+class Cells:
+    """The matrix's cells by ``(item id, model, condition)``, each a :class:`CellSummary`.
+
+    Built on the worker as an index into the summary columns; a cell's summary is made
+    when the matrix asks for it (the cells painted), not 100k of them up front.
+    """
+
+    def __init__(self, scored: CellSummaries) -> None:
+        self._scored = scored
+        self._counts = scored.counts
+        keys = zip(scored.item_id, scored.model, scored.condition, strict=True)
+        self._index = dict(zip(keys, range(len(scored)), strict=True))
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    def get(self, key: CellKey) -> CellSummary | None:
+        """The cell's summary, or None when the cell was never run."""
+        i = self._index.get(key)
+        if i is None:
+            return None
+        s = self._scored
+        return CellSummary(
+            s.response_id[i], s.status[i], s.parse_ok[i], s.stale[i], self._counts[i],
+            s.f1[i], s.precision[i], s.recall[i], s.markers[i],
+        )  # fmt: skip
+
+
 @dataclass(frozen=True)
 class ReviewSnapshot:
     """Everything the matrix needs, read and scored on a worker (no raw answer text)."""
@@ -84,90 +111,63 @@ class ReviewSnapshot:
     keys: dict[str, tuple[str, ...]]
     markers: dict[str, dict[str, str]]
     columns: list[Column]
-    cells: dict[CellKey, CellSummary]
+    cells: Cells
     flagged: dict[str, frozenset[str]] = field(default_factory=dict)  # filter -> item ids
     overrides: dict[int, float] = field(default_factory=dict)  # response id -> reviewer's F1
 
 
 def load_review(folder: Path) -> ReviewSnapshot:
-    """Read and score every cell for the review screens (on a worker: own connection).
-
-    Every item at once, not the first screenful first: scoring a subset
-    (``load_results(project, item_ids)``) prunes the core's answer memo to that
-    subset, so the full read after it re-parsed every answer (22 s instead of
-    4 s at 100k answers).
-    """
+    """Read every cell's score for the review screens (on a worker: own connection)."""
     with Project.open(folder) as project:
-        items = project.items.list()
-        entries = project.items.keys()
-        scored = load_results(project)
-        overrides = {rid: o.value for rid, o in effective_overrides(project).items()}
-    return _snapshot(items, entries, scored, overrides)
+        return _snapshot(cell_summaries(project))
 
 
-def _snapshot(
-    items: list[Item],
-    entries: dict[str, list[KeyEntry]],
-    scored: list[ScoredCell],
-    overrides: dict[int, float],
-) -> ReviewSnapshot:
-    cells = {
-        (c.item_id, c.model, c.condition): CellSummary(
-            c.response_id,
-            c.status,
-            c.parse_ok,
-            c.stale,
-            c.counts,
-            c.f1,
-            c.precision,
-            c.recall,
-            c.markers,
-        )
-        for c in scored
-    }
+def _snapshot(scored: CellSummaries) -> ReviewSnapshot:
     order = {c: i for i, c in enumerate(ALL_CONDITIONS)}
     columns = sorted(
-        {Column(m, c) for _, m, c in cells},
+        (Column(m, c) for m, c in set(zip(scored.model, scored.condition, strict=True))),
         key=lambda col: (col.model, order.get(col.condition, len(order))),
     )
+    entries = scored.keys
     return ReviewSnapshot(
-        items=items,
+        items=list(scored.items.values()),
         keys={i: key_names(e) for i, e in entries.items()},
         markers={i: found for i, e in entries.items() if (found := key_markers(e))},
         columns=columns,
-        cells=cells,
-        flagged=_flagged(cells),
-        overrides=overrides,
+        cells=Cells(scored),
+        flagged=_flagged(scored),
+        overrides=scored.overrides,
     )
 
 
-def _flagged(cells: dict[CellKey, CellSummary]) -> dict[str, frozenset[str]]:
+def _flagged(scored: CellSummaries) -> dict[str, frozenset[str]]:
     """The items each of :data:`FILTERS` keeps (all but "all").
 
     Models "disagree" when their F1 for the same condition differ by at least
     :data:`DISAGREEMENT`; failed calls are not answers and take no part in it.
     """
     failures, parse_errors = set(), set()
-    by_condition: dict[tuple[str, str], list[float]] = defaultdict(list)
-    for (item_id, _, condition), cell in cells.items():
-        if cell.status in FAILURE_STATUSES:
+    spread: dict[tuple[str, str], tuple[float, float]] = {}  # (item, condition) -> lowest, highest
+    for item_id, condition, status, parse_ok, f1 in zip(
+        scored.item_id, scored.condition, scored.status, scored.parse_ok, scored.f1, strict=True
+    ):
+        if status in FAILURE_STATUSES:
             failures.add(item_id)
         else:
-            by_condition[(item_id, condition)].append(cell.f1)
-        if cell.status == ResponseStatus.PARSE_ERROR or (
-            cell.status == ResponseStatus.OK and not cell.parse_ok
-        ):
+            key = (item_id, condition)
+            seen = spread.get(key)
+            spread[key] = (f1, f1) if seen is None else (min(seen[0], f1), max(seen[1], f1))
+        if status == _PARSE_ERROR or (status == _OK and not parse_ok):
             parse_errors.add(item_id)
-    different = {
-        item_id
-        for (item_id, _), f1 in by_condition.items()
-        if len(f1) > 1 and max(f1) - min(f1) >= DISAGREEMENT
-    }
+    different = {item_id for (item_id, _), (lo, hi) in spread.items() if hi - lo >= DISAGREEMENT}
     return {
         "different": frozenset(different),
         "failures": frozenset(failures),
         "parse_errors": frozenset(parse_errors),
     }
+
+
+_OK, _PARSE_ERROR = str(ResponseStatus.OK), str(ResponseStatus.PARSE_ERROR)
 
 
 class ReviewData:

@@ -1,0 +1,186 @@
+"""The summary read path gives exactly what the full results give, through every kind of edit.
+
+``cell_summaries`` reads cached numbers as columns and trusts a cached row only when its
+key fingerprint and lexicon state are the item's current ones; everything else goes
+through ``load_results``'s own resolution. Each step below edits a real project (a
+lexicon row, a key, a subject, an override, a new answer, cache rows left from before
+the summary columns or written for another key) and compares the two paths cell by cell,
+reading the summaries first so that they, not ``load_results``, meet the edit. On both
+engines.
+"""
+
+import pandas as pd
+import pytest
+
+from labeler import results, review
+from labeler.prompts import CONDITIONS
+from labeler.results import cell_summaries, counted_results, load_results, results_frame
+from labeler.scoring import scoring_version
+from labeler.store import KeyEntry, NewItem, NewResponse, Project
+from labeler.store.score_cache import CachedScore
+from tests.conftest import use_postgres
+
+MODELS = ("lab/a", "lab/b", "lab/c")
+ASKED = ("blind", "told", "no-image", "slots", "slots-no-image")
+
+
+def record(project, item_id, model, condition, names, status="ok"):
+    return project.responses.record(
+        NewResponse(
+            item_id=item_id,
+            model=model,
+            condition=condition,
+            request_hash=f"{item_id}{model}{condition}{names}{status}",
+            status=status,
+            parse_ok=status == "ok",
+            raw_text=f"raw answer {names}",
+            labels=[{"name": n, "location_hint": h} for n, h in names],
+            settings={"slot_order": [0, 1]} if condition.startswith("slots") else {},
+        )
+    )
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def engine(request, monkeypatch):
+    """Each test once per engine: the summary query and its unpacking run on both."""
+    if request.param == "postgresql":
+        use_postgres(monkeypatch, request.getfixturevalue("pg_server"))
+    return request.param
+
+
+@pytest.fixture
+def project(tmp_path, engine):
+    """Three items (one with printed markers, one with a key alternative) × 3 models × 5
+    conditions, with an API error and a partly wrong answer in the mix."""
+    with Project.create(tmp_path / "p") as project:
+        project.lexicon.add("mitral valve", "bicuspid valve")
+        heart = project.items.add(
+            NewItem(
+                item_id="heart",
+                subject="heart",
+                key=[KeyEntry("Mitral valve", marker="A"), KeyEntry("Aorta", marker="B")],
+            )
+        )
+        cell = project.items.add(
+            NewItem(
+                item_id="cell",
+                subject="animal cell",
+                key=[
+                    KeyEntry("Nucleus"),
+                    KeyEntry("Mitochondrion", alternatives=("mitochondria",)),
+                ],
+            )
+        )
+        leaf = project.items.add(
+            NewItem(item_id="leaf", subject="leaf", key=[KeyEntry("Stoma"), KeyEntry("Xylem")])
+        )
+        for n, model in enumerate(MODELS):
+            for condition in ASKED:
+                record(project, heart.id, model, condition, [("bicuspid valve", "at A")])
+                record(
+                    project, cell.id, model, condition, [("nucleus", None), ("mitochondria", None)]
+                )
+                status = "api_error" if (n, condition) == (2, "told") else "ok"
+                record(
+                    project,
+                    leaf.id,
+                    model,
+                    condition,
+                    [("leaf pore", None), ("phloem", None)],
+                    status,
+                )
+        yield project
+
+
+def assert_same(project, item_ids=None):
+    """The summaries first (they meet the edit), then the full results, cell by cell."""
+    summaries = cell_summaries(project, item_ids)
+    full = load_results(project, item_ids)
+    assert len(summaries) == len(full) > 0
+    assert summaries.response_id == [c.response_id for c in full]
+    for name in ("item_id", "model", "condition", "status", "parse_ok", "stale", "f1"):
+        assert getattr(summaries, name) == [getattr(c, name) for c in full], name
+    assert summaries.precision == [c.precision for c in full]
+    assert summaries.recall == [c.recall for c in full]
+    assert summaries.marker_accuracy == [c.marker_accuracy for c in full]
+    assert summaries.markers == [c.markers for c in full]
+    assert summaries.override == [c.override for c in full]
+    assert summaries.counts == [c.counts for c in full]
+    flags = summaries.flags()
+    for c in full:
+        got = flags.get(c.item_id)
+        assert (c.unsolved_core, c.recitable) == (
+            (True, False) if got is None else (got.unsolved_core, got.recitable)
+        )
+    assert {i: summaries.public_ids.get(i) for i in summaries.item_id} == {
+        c.item_id: c.public_id for c in full
+    }
+    columns = ["item_id", "model", "condition", "f1", "marker_accuracy"]
+    counted = [c for c in counted_results(project, item_ids) if c.condition in CONDITIONS]
+    pd.testing.assert_frame_equal(
+        summaries.frame(CONDITIONS), results_frame(counted)[columns], check_dtype=False
+    )
+    return summaries
+
+
+def test_the_two_paths_agree_through_every_kind_of_edit(project):
+    first = assert_same(project)  # nothing cached yet: the summaries score every cell
+    assert project.score_cache.count(scoring_version()) == len(first) == 3 * 3 * len(ASKED)
+    assert first.status.count("api_error") == 1 and first.counts.count(False) == 1
+
+    project.lexicon.add("stoma", "leaf pore")  # a lexicon edit: the leaf's cells gain a match
+    after = assert_same(project)
+    leaf = [f for i, f in zip(after.item_id, after.f1, strict=True) if i == "leaf"]
+    before = [f for i, f in zip(first.item_id, first.f1, strict=True) if i == "leaf"]
+    assert min(leaf) > max(before)
+
+    project.items.set_key("leaf", [KeyEntry("Stoma"), KeyEntry("Phloem")])  # a key edit
+    edited = assert_same(project)
+    assert 1.0 in [f for i, f in zip(edited.item_id, edited.f1, strict=True) if i == "leaf"]
+
+    project.lexicon.add("aorta", "bicuspid valve", relation="distinct", item_id="heart")
+    assert_same(project)  # an item's own row
+
+    review.override(project, "heart", "lab/a", "told", 0.75, "the valve is named", "ana")
+    assert 0.75 in assert_same(project).override
+
+    project.items.update("cell", subject="plant cell")  # its answers are now stale
+    stale = assert_same(project)
+    assert {i for i, s in zip(stale.item_id, stale.stale, strict=True) if s} == {"cell"}
+
+    record(project, "heart", "lab/b", "no-image", [("aorta", None)])  # a newer answer
+    assert_same(project)
+    assert_same(project, item_ids=["heart", "leaf"])
+
+
+def test_rows_not_to_trust_are_resolved_not_read(project):
+    rules = scoring_version()
+    truth = assert_same(project)
+    ids = truth.response_id
+    # a row written for another key, with a made-up score, and a row from before the
+    # summary columns (migration 14): neither may be read as it stands
+    wrong = CachedScore(ids[0], "another key", "x", "y", 0.123, None, "{}", 0.5, 0.5, None)
+    project.score_cache.put_many(rules, [wrong])
+    project.db.execute(
+        "UPDATE score_cache SET name_precision = NULL, name_recall = NULL WHERE response_id = ?",
+        (ids[1],),
+    )
+    # this process read them before: its memo (keyed on the answers, items, key and
+    # lexicon fingerprints and overrides, none of which moved) gives what it read
+    assert cell_summaries(project).f1 == truth.f1
+    results._SUMMARIES.clear()  # a fresh process reads the rows, and must not trust them
+    again = assert_same(project)
+    assert again.f1 == truth.f1 and again.precision == truth.precision
+    restored = {r[0]: r for r in project.score_cache.summary_rows(rules)}
+    assert restored[ids[1]][11] == truth.precision[1]  # stored again in full
+    assert restored[ids[0]][10] == truth.f1[0]
+
+
+def test_an_empty_project_has_no_summaries(tmp_path, engine):
+    with Project.create(tmp_path / "p") as project:
+        project.items.add(NewItem(item_id="x", key=[KeyEntry("Nucleus")]))
+        summaries = cell_summaries(project)
+        assert len(summaries) == 0 and summaries.flags() == {}
+        assert list(summaries.frame(CONDITIONS).columns) == [
+            "item_id", "model", "condition", "f1", "marker_accuracy"
+        ]  # fmt: skip
