@@ -4,6 +4,8 @@ A mixin of :class:`~ui.curate.view.CurateView`. Every write names the version th
 (:class:`~ui.curate.versions.HeldVersions`); a refused one (:class:`~labeler.errors.EditConflict`)
 asks Reload / Keep editing. Reload re-reads the item in place (the preview keeps its zoom);
 Keep editing changes nothing, so the next edit of the item is refused the same way.
+An undo or redo step whose part of the item changed elsewhere (seen after a Reload) is refused
+with a message saying so (:class:`~ui.curate.versions.StaleStep`).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from labeler.errors import EditConflict
 from labeler.store.records import Item
 from ui.curate.erasing import Draft
 from ui.curate.preview import Figure
-from ui.curate.versions import HeldVersions, ask_reload
+from ui.curate.versions import HeldVersions, StaleStep, ask_reload
 from ui.errors import show_error
 from ui.session import Session
 
@@ -53,3 +55,8 @@ class ConflictHandling:
             self.versions.hold(self.session.require_project().items.get(item_id))
         self.session.items_changed.emit()  # the lists show their changes too
         self.session.status_message.emit(f"Reloaded item {item_id}")
+
+    def _step_refused(self, item_id: str, message: str) -> None:
+        """An old undo step would overwrite another editor's change: say it was not applied."""
+        self.session.status_message.emit(f"Not applied: item {item_id} changed elsewhere")
+        show_error(StaleStep(message), self, "Undo")

@@ -17,6 +17,7 @@ from ui.curate.items_panel import ItemsPanel
 from ui.curate.jobs import DocumentJobs
 from ui.curate.key_editor import KeyEditor
 from ui.curate.preview import ErasePreview
+from ui.curate.versions import UNWRITTEN, Step
 from ui.session import Session
 
 
@@ -34,13 +35,14 @@ class DraftActions:
     def _draft_key_setter(self, serial: int) -> KeySetter:
         """Saves a key into draft ``serial`` only: undoing an edit of an older draft is a no-op."""
 
-        def apply(entries: list[KeyEntry]) -> None:
+        def apply(entries: list[KeyEntry], _step: Step) -> object:
             if self.draft is None or self.draft.serial != serial:
-                return
+                return UNWRITTEN
             figure = replace(self.draft.figure, key=tuple(entries))
             self.draft = replace(self.draft, figure=figure)
             self.preview.set_key(entries)
             self.key.load(entries, apply)
+            return UNWRITTEN  # nothing stored: nobody else can change a draft
 
         return apply
 

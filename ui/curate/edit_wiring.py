@@ -2,7 +2,8 @@
 
 A re-erase with new box edits changes two things the curator sees as one edit: the item's
 images (already stored by the worker) and the key rows of the boxes that came or went. Both are
-pushed as one macro, so one Ctrl+Z takes the whole box edit back.
+pushed as one :class:`~ui.curate.commands.BoxEdit`, so one Ctrl+Z takes the whole box edit back
+(or, if either part changed elsewhere since, neither).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from labeler.curation import key_after_box_edits
 from labeler.erase.edits import EraseEdits
 from labeler.store.records import Item, KeyEntry
-from ui.curate.commands import ImagesEdit, KeyEdit, stored_key_setter
+from ui.curate.commands import BoxEdit, ImagesEdit, KeyEdit, key_part, stored_key_setter
 from ui.curate.versions import HeldVersions
 from ui.session import Session
 
@@ -31,13 +32,8 @@ def push_reerase(
     after = project.items.get(item_id)
     key = project.items.key(item_id)
     new_key = key_after_box_edits(key, EraseEdits.from_json(before.erase_edits), edits, harvested)
-    stack = session.undo_stack
-    stack.beginMacro(BOX_EDIT)
-    try:
-        stack.push(ImagesEdit(session, versions, item_id, before, after))
-        if new_key != key:
-            setter = stored_key_setter(session, versions, item_id)
-            stack.push(KeyEdit(setter, key, new_key, BOX_EDIT))
-    finally:
-        stack.endMacro()
+    images = ImagesEdit(session, versions, item_id, before, after)
+    setter = stored_key_setter(session, versions, item_id)
+    key_edit = KeyEdit(setter, key, new_key, BOX_EDIT) if new_key != key else None
+    session.undo_stack.push(BoxEdit(BOX_EDIT, images, key_edit, key_part(session, item_id)))
     return len(new_key) - len(key)

@@ -106,6 +106,7 @@ class CurateView(SourceActions, EraseActions, DraftActions, ConflictHandling, QW
         self.versions = HeldVersions(self)  # every edit names the version it was loaded at
         # queued: the dialog (and a Reload) comes after the refused edit's own call returns
         self.versions.conflict.connect(self._edit_refused, Qt.ConnectionType.QueuedConnection)
+        self.versions.stale.connect(self._step_refused, Qt.ConnectionType.QueuedConnection)
         self.form = ItemForm(session, self.versions, self)
         self.key = KeyEditor(session, self)
         right = QWidget(self)
