@@ -51,6 +51,12 @@ from ui.review.decisions import DecisionPanel
 from ui.session import Session
 from ui.shortcuts import ShortcutRegistry
 
+#: The items list's least width. The centre's pages want more than a 1024-1280 px window
+#: leaves, so the splitter keeps the side panels at their least widths there: 265 px (20 more
+#: than the filters need, taken from the centre, whose tabs still read whole) lets subjects
+#: wrap to two lines at 1024 px (the demo's: "cell membrane"), not three or four.
+ITEMS_MIN = 265
+
 
 def _warnings_html(project: Project, item: Item) -> str:
     """Damage MuPDF survived and key text still readable, as lines under the heading."""
@@ -123,6 +129,7 @@ class CurateView(SourceActions, EraseActions, DraftActions, ConflictHandling, QW
         right_layout.addWidget(self.key, 1)
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.items.setMinimumWidth(ITEMS_MIN)  # room for subjects when the window is narrow
         self.splitter.addWidget(self.items)
         self.relink = RelinkBar(session, self)
         self.relink.relinked.connect(self._relinked)
