@@ -37,6 +37,7 @@ from ui.session import Session
 from ui.settings import app_settings, recent_projects, remember_project
 from ui.shortcuts import ShortcutRegistry, ShortcutsDialog
 from ui.theme import THEMES, apply_theme
+from ui.undo_menu import EditUndo
 from ui.watch import ProjectWatcher
 from ui.welcome import WelcomePage
 
@@ -204,11 +205,10 @@ class MainWindow(QMainWindow):
         self._action(file, "file.quit", "&Quit", self.close, "Ctrl+Q")
 
         edit = bar.addMenu("&Edit")
-        undo = self.session.undo_stack.createUndoAction(self, "&Undo")
-        redo = self.session.undo_stack.createRedoAction(self, "&Redo")
+        self.edit_undo = EditUndo(self.session.undo_stack, self)  # or the focused panel's undo
         for action_id, action, key in (
-            ("edit.undo", undo, QKeySequence.StandardKey.Undo),
-            ("edit.redo", redo, QKeySequence.StandardKey.Redo),
+            ("edit.undo", self.edit_undo.undo_action, QKeySequence.StandardKey.Undo),
+            ("edit.redo", self.edit_undo.redo_action, QKeySequence.StandardKey.Redo),
         ):
             edit.addAction(action)
             self.addAction(action)

@@ -6,7 +6,8 @@
 For each window size (1280×800, 1024×640) and palette (light, dark) it draws Curate on the
 demo's first item (a real figure, erased and keyed, with its credit line), the same figure
 zoomed in on a label with one box rejected (struck through), the relink bar of a moved
-source (in a throw-away copy of the project), and the Help ▸ Keyboard shortcuts list.
+source, the Decisions tab with two reviewers' trail (both in throw-away copies of the
+project), and the Help ▸ Keyboard shortcuts list.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6.QtCore import QPointF  # noqa: E402
 
+from labeler import review  # noqa: E402
 from labeler.store import Project  # noqa: E402
 from ui import errors  # noqa: E402
 from ui.app import ensure_app, save_screenshot, settle  # noqa: E402
@@ -59,6 +61,24 @@ def edited(window: MainWindow) -> None:
     canvas.centerOn(QPointF((x0 + x1) / 2, (y0 + y1) / 2 + 30))
 
 
+def decided(window: MainWindow) -> None:
+    """The Decisions tab of the first item, with a trail by two reviewers (one undone)."""
+    view = window.views["curate"]
+    project = window.session.require_project()
+    item_id = view.item.id
+    if not review.history(project, item_id):  # the copy is drawn in every size and palette
+        review.confirm_key(project, item_id, "Ada Lovelace")
+        faint = "the periosteum leader is faint at 200 dpi"
+        review.comment(project, item_id, faint, "Grace Hopper")
+        slip = review.comment(project, item_id, "check the marrow label", "Grace Hopper")
+        review.undo(project, slip.id, "Grace Hopper")
+    view.decisions.reviewer.setText("Ada Lovelace")
+    view.decisions.reviewer.editingFinished.emit()
+    view.centre.setCurrentWidget(view.decisions)
+    view.decisions.refresh()
+    settle()
+
+
 def main(project: Path, out: Path) -> None:
     errors.set_interactive(False)
     with scratch_settings(), tempfile.TemporaryDirectory() as scratch:
@@ -68,6 +88,8 @@ def main(project: Path, out: Path) -> None:
         with Project.open(moved) as copy:
             copy.sources.relink(first)  # the copy's own file, which then goes away
         first.rename(first.with_name("moved-away.pdf"))
+        reviewed = Path(scratch) / "reviewed"
+        shutil.copytree(project, reviewed)
         for theme in THEMES:
             for width, height in SIZES:
                 tag = f"{width}x{height}-{theme}"
@@ -75,6 +97,7 @@ def main(project: Path, out: Path) -> None:
                     ("curate", project, None),
                     ("curate-edit", project, edited),
                     ("curate-relink", moved, None),
+                    ("curate-decisions", reviewed, decided),
                 ):
                     window = window_on(folder, theme)
                     window.resize(width, height)

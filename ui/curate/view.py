@@ -2,25 +2,24 @@
 
 Left, the project's items and sources. Centre, the source page (thumbnails,
 zoom, proposed figures) and the erase preview. Right, the item's fields and
-its answer key. Choosing a region erases it at once in a worker and shows a
-*draft*; "Add item" stores it through ``labeler.curation``. Selecting a stored
-item shows its saved images and key; edits to either are undoable. Every job
-that opens a source document asks for the password of an encrypted PDF when
-the core says one is needed (:class:`~labeler.errors.PasswordRequired`).
+its answer key. Selecting a stored item shows its saved images and key; edits
+to either are undoable. The view's actions live in one module per job, mixed
+in here: source documents (:mod:`ui.curate.sources`), erasing
+(:mod:`ui.curate.erasing`), drafts (:mod:`ui.curate.drafts`) and edit
+conflicts (:mod:`ui.curate.conflicts`); document jobs run through
+:class:`~ui.curate.jobs.DocumentJobs` and the keys are registered by
+:mod:`ui.curate.actions`.
 """
 
 from __future__ import annotations
 
 import html
-from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QAction, QImage, QKeySequence
+from PySide6.QtGui import QImage
 from PySide6.QtWidgets import (
     QHBoxLayout,
-    QInputDialog,
     QLabel,
-    QLineEdit,
     QPushButton,
     QSplitter,
     QTabWidget,
@@ -28,43 +27,35 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from labeler.curation import item_warnings, key_after_box_edits, key_from_labels
-from labeler.erase import EraseResult
+from labeler.curation import item_warnings
 from labeler.erase.edits import EraseEdits
-from labeler.errors import EditConflict, LabelerError, PasswordRequired
 from labeler.store import Project
-from labeler.store.records import Box, Item, KeyEntry
-from ui import workers
-from ui.curate import documents
-from ui.curate.commands import ImagesEdit, KeyEdit, stored_key_setter
+from labeler.store.records import Item
+from ui.curate import actions, documents
+from ui.curate.commands import stored_key_setter
+from ui.curate.conflicts import ConflictHandling
+from ui.curate.drafts import DraftActions
+from ui.curate.erasing import Draft, EraseActions
 from ui.curate.item_form import ItemForm
 from ui.curate.items_panel import ItemsPanel
+from ui.curate.jobs import DocumentJobs
 from ui.curate.key_editor import KeyEditor
 from ui.curate.page_viewer import PageViewer
-from ui.curate.preview import TOOLS, ErasePreview, Figure
+from ui.curate.preview import ErasePreview, Figure
 from ui.curate.relink import RelinkBar
-from ui.curate.scan_dialog import ScanDialog
 from ui.curate.slots_panel import SlotsPanel
-from ui.curate.versions import HeldVersions, ask_reload
-from ui.errors import interactive, show_error
+from ui.curate.sources import PREVIEW_TAB, SourceActions
+from ui.curate.versions import HeldVersions
 from ui.progress import ProgressPanel
 from ui.review.decisions import DecisionPanel
 from ui.session import Session
 from ui.shortcuts import ShortcutRegistry
 
-DPI = 200
-BOX_EDIT = "Edit boxes"  # the undo text of a re-erase with new edits
-PAGE_TAB, PREVIEW_TAB = 0, 1
-
-
-@dataclass(frozen=True)
-class Draft:
-    """An erased region not yet stored as an item; ``serial`` tells drafts apart."""
-
-    serial: int
-    path: str
-    page: int
-    figure: Figure
+#: The items list's least width. The centre's pages want more than a 1024-1280 px window
+#: leaves, so the splitter keeps the side panels at their least widths there: 265 px (20 more
+#: than the filters need, taken from the centre, whose tabs still read whole) lets subjects
+#: wrap to two lines at 1024 px (the demo's: "cell membrane"), not three or four.
+ITEMS_MIN = 265
 
 
 def _warnings_html(project: Project, item: Item) -> str:
@@ -84,7 +75,7 @@ def _credit(project: Project, item: Item) -> str:
     return f"Credit: {source.attribution}" if source.attribution else ""
 
 
-class CurateView(QWidget):
+class CurateView(SourceActions, EraseActions, DraftActions, ConflictHandling, QWidget):
     """Items and sources | page viewer and erase preview | fields and key."""
 
     def __init__(self, session: Session, parent: QWidget | None = None) -> None:
@@ -93,8 +84,7 @@ class CurateView(QWidget):
         self.item: Item | None = None
         self.draft: Draft | None = None
         self.info: documents.DocumentInfo | None = None
-        self._jobs: set[workers.Worker] = set()
-        self._serial = 0
+        self._serial = 0  # tells drafts apart
 
         self.items = ItemsPanel(session, self)
         self.viewer = PageViewer(self)
@@ -110,7 +100,7 @@ class CurateView(QWidget):
 
         self.progress = ProgressPanel(self, compact=True)
         self.centre.setCornerWidget(self.progress, Qt.Corner.TopRightCorner)
-        self.progress.cancelled.connect(self._cancelled)
+        self.jobs = DocumentJobs(session, self.progress, self)
 
         self.heading = QLabel(self)
         self.heading.setWordWrap(True)
@@ -122,6 +112,7 @@ class CurateView(QWidget):
         self.versions = HeldVersions(self)  # every edit names the version it was loaded at
         # queued: the dialog (and a Reload) comes after the refused edit's own call returns
         self.versions.conflict.connect(self._edit_refused, Qt.ConnectionType.QueuedConnection)
+        self.versions.stale.connect(self._step_refused, Qt.ConnectionType.QueuedConnection)
         self.form = ItemForm(session, self.versions, self)
         self.key = KeyEditor(session, self)
         right = QWidget(self)
@@ -138,6 +129,7 @@ class CurateView(QWidget):
         right_layout.addWidget(self.key, 1)
 
         self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        self.items.setMinimumWidth(ITEMS_MIN)  # room for subjects when the window is narrow
         self.splitter.addWidget(self.items)
         self.relink = RelinkBar(session, self)
         self.relink.relinked.connect(self._relinked)
@@ -171,60 +163,7 @@ class CurateView(QWidget):
 
     def register_shortcuts(self, registry: ShortcutRegistry) -> None:
         """Register this view's actions so the curator can rebind them."""
-
-        def action(action_id: str, text: str, slot, key: str, widget: QWidget) -> None:
-            act = QAction(text, widget)
-            act.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            act.triggered.connect(slot)
-            widget.addAction(act)
-            registry.register(action_id, act, key)
-
-        registry.register("curate.toggle_original", self.preview.toggle_action, "Space")
-        action("curate.add_item", "Add draft as item", self.add_draft, "Ctrl+Return", self)
-        action("curate.next_item", "Next item", lambda: self.items.step(1), "Alt+Down", self)
-        action("curate.previous_item", "Previous item", lambda: self.items.step(-1), "Alt+Up", self)
-        action("curate.next_page", "Next page", lambda: self.viewer.step(1), "PgDown", self.viewer)
-        action(
-            "curate.previous_page",
-            "Previous page",
-            lambda: self.viewer.step(-1),
-            "PgUp",
-            self.viewer,
-        )
-        for tool, key in (
-            ("inspect", "I"),
-            ("keep", "K"),
-            ("extra_boxes", "B"),
-            ("removed_boxes", "R"),
-            ("mask_strokes", "P"),
-        ):
-            action(
-                f"curate.tool.{tool}",
-                f"Tool: {TOOLS[tool][0]}",
-                lambda _=False, t=tool: self.preview.set_tool(t),
-                key,
-                self.preview,
-            )
-        for action_id, preview_action, key in (
-            ("curate.brush.smaller", self.preview.smaller_action, "["),
-            ("curate.brush.larger", self.preview.larger_action, "]"),
-            ("curate.clear_mask", self.preview.clear_mask_action, ""),
-        ):
-            registry.register(action_id, preview_action, key)
-        for action_id, text, slot, key in (
-            ("key.add", "Add label", self.key.add_row, "Ctrl+Shift+N"),
-            (
-                "key.delete",
-                "Delete labels",
-                self.key.delete_rows,
-                QKeySequence(QKeySequence.StandardKey.Delete).toString(),
-            ),
-            ("key.merge", "Merge labels", self.key.merge_rows, "Ctrl+M"),
-            ("key.split", "Split label", self.key.split_row, "Ctrl+Shift+M"),
-            ("key.up", "Move label up", lambda: self.key.move(-1), "Ctrl+Up"),
-            ("key.down", "Move label down", lambda: self.key.move(1), "Ctrl+Down"),
-        ):
-            action(action_id, text, slot, key, self.key)
+        actions.register_shortcuts(self, registry)
 
     def save_state(self, settings: QSettings) -> None:
         """Remember the panel sizes."""
@@ -238,298 +177,8 @@ class CurateView(QWidget):
 
     def shutdown(self) -> None:
         """Drop queued jobs when the window closes."""
-        for job in list(self._jobs):
-            workers.withdraw(job, workers.document_pool())
+        self.jobs.withdraw_all()
         self.viewer.thumbnails.set_document(None)
-
-    # -- sources -------------------------------------------------------------
-
-    def add_document(self, path: str) -> None:
-        """Open a PDF/SVG/image, record it as a source and show it."""
-        self._run_document(
-            path,
-            documents.describe,
-            lambda pw: (path, pw),
-            self._document_added,
-            "Opening document…",
-        )
-
-    def _document_added(self, info: documents.DocumentInfo) -> None:
-        project = self.session.require_project()
-        source = project.sources.add(info.path, kind=info.kind, page_count=len(info.page_sizes))
-        self.items.reload_sources()
-        self.items.select_source(source.id)
-        self.centre.setCurrentIndex(PAGE_TAB)
-        self._show_document(info, 1)
-        self.session.status_message.emit(f"Added {info.path} ({len(info.page_sizes)} pages)")
-
-    def _source_picked(self, source_id: int) -> None:
-        self.centre.setCurrentIndex(PAGE_TAB)
-        self.show_source(source_id)
-
-    def show_source(
-        self, source_id: int, page: int = 1, region: Box | None = None, quiet: bool = False
-    ) -> None:
-        """Show a source document's ``page`` (and highlight ``region``).
-
-        ``quiet``: the document is only context (an item was picked), so if it
-        cannot be opened — moved, renamed — say so in the status bar instead of
-        a dialog on every click; the item's stored images need no source.
-        """
-        sources = self.session.require_project().sources
-        source = sources.get(source_id)
-        self.relink.show_for(source, has_copy=source.copy_asset is not None)
-        try:
-            path = str(sources.document_path(source))
-        except LabelerError as exc:
-            if not quiet:
-                raise
-            self._source_unavailable(exc)
-            return
-        if self.info is not None and self.info.path == path:
-            self._go_to(page, region)
-            return
-        self._run_document(
-            path,
-            documents.describe,
-            lambda pw: (path, pw),
-            lambda info: self._show_document(info, page, region),
-            "Opening document…",
-            on_error=self._source_unavailable if quiet else None,
-        )
-
-    def _relinked(self, source_id: int) -> None:
-        """Show the relinked source's page again (the item's, if one is selected)."""
-        self.info = None
-        self.items.reload_sources()
-        if self.item is not None and self.item.source_id == source_id and self.item.page:
-            self.show_source(source_id, self.item.page, self.item.clip)
-        else:
-            self.show_source(source_id)
-
-    def _source_unavailable(self, exc: BaseException) -> None:
-        self.info = None
-        self.viewer.set_document(None)
-        self.session.status_message.emit(f"Source page not shown: {exc}")
-
-    def _show_document(
-        self, info: documents.DocumentInfo, page: int, region: Box | None = None
-    ) -> None:
-        self.info = info
-        self.viewer.set_document(info, page)
-        self.viewer.show_region(region)
-
-    def _go_to(self, page: int, region: Box | None) -> None:
-        if self.viewer.page != page:
-            self.viewer.show_page(page)
-        self.viewer.show_region(region)
-
-    def scan_document(self) -> ScanDialog | None:
-        """List the labelled figures of the document on screen, to add them in bulk."""
-        if self.info is None:
-            self.session.status_message.emit("Open a document first, then scan it for figures")
-            return None
-        dialog = ScanDialog(
-            self.session, self.info.path, self.session.passwords.get(self.info.path), self
-        )
-        dialog.setModal(False)
-        dialog.show()
-        return dialog
-
-    # -- erasing -------------------------------------------------------------
-
-    def erase_region(self, clip: Box) -> None:
-        """Erase ``clip`` of the page on screen into a new draft."""
-        if self.info is None:
-            return
-        path, page = self.info.path, self.viewer.page
-        self._erase(path, page, clip, EraseEdits())
-
-    def erase_again(self, figure: Figure) -> None:
-        """Re-erase the draft or the stored item with the preview's new edits."""
-        if self.draft is not None:
-            self._erase(
-                self.draft.path, self.draft.page, figure.clip, figure.edits, previous=self.draft
-            )
-        elif self.item is not None:
-            project = self.session.require_project()
-            before = self.item
-            edits = figure.edits
-            item_id = self.item.id
-            expected = self.versions.expected(item_id)
-            path = (
-                ""
-                if before.source_id is None
-                else str(project.sources.document_path(project.sources.get(before.source_id)))
-            )
-            self._run_document(
-                path,
-                documents.reerase_item,
-                lambda pw: (str(project.folder), item_id, edits, pw, expected),
-                lambda done: self._reerased(*done, before, edits),
-                "Erasing again…",
-                on_error=lambda exc: self._reerase_failed(item_id, figure, expected, exc),
-            )
-
-    def _reerase_failed(
-        self, item_id: str, figure: Figure, expected: int, exc: BaseException
-    ) -> None:
-        """A refused re-erase is someone else's edit (Reload / Keep editing), unless this
-        window itself wrote the item while it was erasing (a field typed meanwhile): then it
-        erases again from the new version. Any other error is a dialog."""
-        if not isinstance(exc, EditConflict):
-            show_error(exc, self)
-        elif (
-            self.versions.expected(item_id) != expected
-            and self.draft is None
-            and self.item is not None
-            and self.item.id == item_id
-        ):
-            self.erase_again(figure)
-        else:
-            self.versions.conflict.emit(item_id, str(exc))
-
-    def _erase(
-        self, path: str, page: int, clip: Box, edits: EraseEdits, previous: Draft | None = None
-    ) -> None:
-        """Erase into a new draft; with ``previous``, the same draft again with new edits."""
-        args = (path, page, clip, DPI, edits)
-        self._run_document(
-            path,
-            documents.erase,
-            lambda pw: (*args, pw),
-            lambda result: self._erased(path, page, edits, result, previous),
-            "Erasing labels…",
-        )
-
-    def _erased(
-        self,
-        path: str,
-        page: int,
-        edits: EraseEdits,
-        result: EraseResult,
-        previous: Draft | None = None,
-    ) -> None:
-        harvested = key_from_labels(result.labels, {})
-        if previous is not None and self.draft is not None and self.draft.serial == previous.serial:
-            previous = self.draft  # key edits made while it was erasing count too
-        # a re-erased draft keeps the curator's key; the box edit changes only its boxes' rows
-        key = list(previous.figure.key) if previous is not None else harvested
-        figure = Figure(
-            question_png=result.question_png,
-            answer_png=result.answer_png,
-            clip=tuple(result.clip),
-            dpi=result.dpi,
-            key=tuple(key),
-            edits=edits,
-            method=result.method,
-        )
-        refit = self.draft is None or self.draft.figure.clip != figure.clip
-        self._serial += 1
-        self.draft = Draft(self._serial, path, page, figure)
-        self.item = None
-        self.items.clear_item()
-        self.preview.set_figure(figure, refit=refit)
-        self.preview.set_attribution("")  # a draft is not stored: its source has no licence yet
-        self.centre.setCurrentIndex(PREVIEW_TAB)
-        self._show_side()
-        if previous is not None:
-            new_key = key_after_box_edits(key, previous.figure.edits, edits, harvested)
-            self.key.model.commit(new_key, BOX_EDIT)
-        self.session.status_message.emit(
-            f"Erased {len(self.draft.figure.key)} label(s) by {result.method}; check the key,"
-            " then Add as item"
-        )
-
-    def _reerased(
-        self,
-        item_id: str,
-        harvested: list[KeyEntry],
-        version: int,
-        before: Item,
-        edits: EraseEdits,
-    ) -> None:
-        """Push the re-erase and the key change it implies as one undoable step."""
-        self.versions.wrote(item_id, version)
-        project = self.session.require_project()
-        after = project.items.get(item_id)
-        key = project.items.key(item_id)
-        new_key = key_after_box_edits(
-            key, EraseEdits.from_json(before.erase_edits), edits, harvested
-        )
-        stack = self.session.undo_stack
-        stack.beginMacro(BOX_EDIT)
-        try:
-            stack.push(ImagesEdit(self.session, self.versions, item_id, before, after))
-            if new_key != key:
-                setter = stored_key_setter(self.session, self.versions, item_id)
-                stack.push(KeyEdit(setter, key, new_key, BOX_EDIT))
-        finally:
-            stack.endMacro()
-        self.session.item_changed.emit(item_id)
-        changed = len(new_key) - len(key)
-        self.session.status_message.emit(
-            "Erased again"
-            + (
-                f"; the key {'gained' if changed > 0 else 'lost'} {abs(changed)} label(s)"
-                if changed
-                else ""
-            )
-        )
-
-    # -- drafts --------------------------------------------------------------
-
-    def _draft_key_setter(self, serial: int):
-        """Saves a key into draft ``serial`` only: undoing an edit of an older draft is a no-op."""
-
-        def apply(entries: list[KeyEntry]) -> None:
-            if self.draft is None or self.draft.serial != serial:
-                return
-            figure = replace(self.draft.figure, key=tuple(entries))
-            self.draft = replace(self.draft, figure=figure)
-            self.preview.set_key(entries)
-            self.key.load(entries, apply)
-
-        return apply
-
-    def add_draft(self) -> None:
-        """Store the draft as an item (erased again by the core, with the same edits)."""
-        if self.draft is None:
-            return
-        project = self.session.require_project()
-        draft = self.draft
-        edits = draft.figure.edits
-        args = (
-            str(project.folder),
-            draft.path,
-            draft.page,
-            draft.figure.clip,
-            edits,
-            list(draft.figure.key),
-        )
-        self._run_document(
-            draft.path,
-            documents.add_item,
-            lambda pw: (*args, pw),
-            self._added,
-            "Adding item (erasing, reading the question back)…",
-            pass_control=True,
-        )
-
-    def _added(self, item_id: str) -> None:
-        self.draft = None
-        self.session.items_changed.emit()
-        self.items.reload_sources()
-        self.items.select_item(item_id)
-        if self.items.current_item_id() != item_id:  # hidden by the filters
-            self.show_item(item_id)
-        self.session.status_message.emit(f"Added item {item_id}")
-
-    def discard_draft(self) -> None:
-        """Forget the draft."""
-        self.draft = None
-        self.preview.set_figure(None)
-        self._show_side()
 
     # -- items ---------------------------------------------------------------
 
@@ -586,17 +235,6 @@ class CurateView(QWidget):
         self.versions.hold(fresh)  # this window wrote it (any view), and shows it as it is now
         self._show_side()
 
-    def _edit_refused(self, item_id: str, message: str) -> None:
-        """Someone else changed the item: Reload reads it again, Keep editing changes nothing."""
-        if not ask_reload(self, item_id, message):
-            return
-        if self.item is not None and self.item.id == item_id:
-            self._item_changed(item_id)  # re-read in place: the preview keeps its zoom
-        else:  # an undo of an item not on screen (a draft may be): hold it as it is now
-            self.versions.hold(self.session.require_project().items.get(item_id))
-        self.session.items_changed.emit()  # the lists show their changes too
-        self.session.status_message.emit(f"Reloaded item {item_id}")
-
     def _show_side(self) -> None:
         """Fill the right-hand panel for the draft, the item, or nothing."""
         project = self.session.project
@@ -634,77 +272,3 @@ class CurateView(QWidget):
             self.items.select_item(self.items.model.items[0].id)
         elif self.items.sources.rowCount():
             self.items.sources.selectRow(0)
-
-    # -- jobs ----------------------------------------------------------------
-
-    def _run(
-        self, fn, args: tuple, on_result, message: str, on_error=None, pass_control: bool = False
-    ) -> workers.Worker:
-        """Run a document job the curator waits for, with progress and Cancel; errors: dialogs."""
-        job = workers.Worker(fn, *args, pass_control=pass_control).deliver_to(
-            self,
-            result=on_result,
-            error=on_error or (lambda exc: show_error(exc, self)),
-            finished=lambda: self._job_done(job),
-        )
-        self._jobs.add(job)
-        self.progress.follow(job, message)
-        self.session.status_message.emit(message)
-        workers.start(job, workers.document_pool(), workers.PRIORITY_USER)
-        return job
-
-    def _run_document(
-        self,
-        path: str,
-        fn,
-        args_for,
-        on_result,
-        message: str,
-        on_error=None,
-        password: str | None = None,
-        pass_control: bool = False,
-    ) -> None:
-        """:meth:`_run` a job that opens ``path``, with its password if it is encrypted.
-
-        ``args_for(password)`` builds the job's arguments. The password is the
-        one this session already knows for ``path``; if the core says it is
-        missing or wrong, the curator is asked (the error shown above the field)
-        and the job runs again. It is remembered only once it opened the document.
-        """
-        if password is None:
-            password = self.session.passwords.get(path)
-
-        def opened(result) -> None:
-            if password is not None:
-                self.session.passwords[path] = password
-            on_result(result)
-
-        def failed(exc: BaseException) -> None:
-            if not isinstance(exc, PasswordRequired):
-                (on_error or (lambda e: show_error(e, self)))(exc)
-                return
-            retry = self._ask_password(exc)
-            if retry is not None:
-                self._run_document(
-                    path, fn, args_for, on_result, message, on_error, retry, pass_control
-                )
-
-        self._run(fn, args_for(password), opened, message, failed, pass_control)
-
-    def _ask_password(self, exc: PasswordRequired) -> str | None:
-        """The curator's password for the PDF ``exc`` names, or None on Cancel."""
-        if not interactive():
-            show_error(exc, self)
-            return None
-        password, ok = QInputDialog.getText(
-            self, "Encrypted PDF", f"{exc}\n\nPassword:", QLineEdit.EchoMode.Password
-        )
-        return password if ok else None
-
-    def _job_done(self, job: workers.Worker) -> None:
-        self._jobs.discard(job)
-
-    def _cancelled(self) -> None:
-        """Cancel pressed: an add stopped after its store still shows up in the lists."""
-        self.session.status_message.emit("Cancelled")
-        self.session.items_changed.emit()

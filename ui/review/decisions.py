@@ -5,15 +5,18 @@ and in Curate (the item's approvals). Every decision is made by :mod:`labeler.re
 worker with its own connection — approving reads the question back, which may run OCR — and
 recorded under the reviewer name kept in the preferences (the Reviewer field here edits it).
 The history lists the item's whole trail; Undo appends a reversal, so an undone decision stays
-listed, struck through.
+listed, struck through. The Undo button reverses the selected decision; Ctrl+Z (Edit ▸ Undo)
+while the panel has focus reverses the reviewer's newest decision in force
+(:func:`labeler.review.last_undoable`), and the Edit menu names it (:mod:`ui.undo_menu`).
 """
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QComboBox,
@@ -36,6 +39,13 @@ from ui.session import Session
 
 #: What the score box offers; any number from 0 to 1 may also be typed.
 SCORE_CHOICES = ("correct", "incorrect", "0.5")
+#: A decision as the Edit menu names it ("Undo approval of heart (Ana)").
+DECISION_NAMES = {
+    "approve": "approval",
+    "confirm-key": "key confirmation",
+    "override": "score override",
+    "comment": "comment",
+}
 
 
 def decide(folder: Path, action: str, reviewer: str, args: dict[str, Any]) -> ReviewEvent:
@@ -55,18 +65,19 @@ def decide(folder: Path, action: str, reviewer: str, args: dict[str, Any]) -> Re
 class DecisionPanel(QWidget):
     """One item's review decisions and the buttons that make them."""
 
+    undo_changed = Signal()  # what Ctrl+Z would undo here changed (ui.undo_menu.UndoOwner)
+
     def __init__(self, session: Session, parent: QWidget | None = None, cells: bool = True) -> None:
         super().__init__(parent)
         self.session = session
         self.item_id: str | None = None
         self.cell: tuple[str, str] | None = None  # (model, condition) shown in Review
         self.job: workers.Worker | None = None
+        self.undo_target: ReviewEvent | None = None  # what Ctrl+Z undoes: the newest of mine
 
         self.reviewer = QLineEdit(settings.reviewer_name())
         self.reviewer.setPlaceholderText("your name (recorded with every decision)")
-        self.reviewer.editingFinished.connect(
-            lambda: settings.set_reviewer_name(self.reviewer.text())
-        )
+        self.reviewer.editingFinished.connect(self._reviewer_edited)
         self.approve_button = QPushButton("Approve")
         self.confirm_button = QPushButton("Confirm key")
         self.undo_button = QPushButton("Undo")
@@ -156,7 +167,40 @@ class DecisionPanel(QWidget):
                 self.history.addItem(row)
             if not self.history.count():
                 self.history.addItem(QListWidgetItem("No decisions yet."))
+        self._find_undo_target()
         self._enable()
+
+    def _find_undo_target(self) -> None:
+        """The reviewer's newest decision in force on the item: what Ctrl+Z undoes here."""
+        self.undo_target = None
+        project = self.session.project
+        if self.item_id is None or project is None:
+            return
+        with contextlib.suppress(review.ReviewError):  # none: nothing to undo
+            who = review.reviewer_name(self.reviewer.text())
+            self.undo_target = review.last_undoable(project, self.item_id, who)
+
+    def _reviewer_edited(self) -> None:
+        settings.set_reviewer_name(self.reviewer.text())
+        self._find_undo_target()
+        self._enable()
+
+    # -- Edit ▸ Undo while the panel has focus (ui.undo_menu.UndoOwner) ----------
+
+    def undo_text(self) -> str | None:
+        """The decision Ctrl+Z would undo, as the Edit menu names it; None while there is none
+        (or one is being recorded)."""
+        event = self.undo_target
+        if event is None or self.job is not None:
+            return None
+        what = DECISION_NAMES.get(event.kind, event.kind)
+        cell = f" {event.model} · {event.condition}" if event.model else ""
+        return f"{what}{cell} of {event.item_id} ({event.reviewer})"
+
+    def undo_last(self) -> None:
+        """Undo the reviewer's newest decision in force (appends a reversal, on a worker)."""
+        if self.undo_target is not None and self.job is None:
+            self._run("undo", {"event_id": self.undo_target.id})
 
     def _enable(self) -> None:
         has_item = self.item_id is not None and self.job is None
@@ -177,6 +221,7 @@ class DecisionPanel(QWidget):
             and row.data(Qt.ItemDataRole.UserRole + 2) != "undo"
         )
         self.undo_button.setEnabled(has_item and undoable)
+        self.undo_changed.emit()
 
     def _closed(self) -> None:
         self.show_item(None)

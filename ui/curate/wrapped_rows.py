@@ -1,0 +1,123 @@
+"""Table rows that show a column's text whole: wrapped, and grown to fit while on screen.
+
+Curate's items list is narrow, and a subject cut to "leaf cross…" hides what the item is.
+The subject column therefore wraps its text at word boundaries, breaking a word only where it
+is wider than the column itself (:class:`WrappedTextDelegate`), so nothing is elided. Rows
+must then grow to their text; making every row fit (``ResizeToContents``) measures every row
+at each reload, which at 100k items is the GUI-thread cost decision 0024 took out. So rows
+keep one line's height until they are shown: whenever the visible rows change (scroll,
+resize, reload, a column's width) just those are measured (:class:`VisibleRowFit`).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import (
+    QEvent,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    QPointF,
+    QSize,
+    QTimer,
+)
+from PySide6.QtGui import QFont, QPainter, QPalette, QTextLayout, QTextOption
+from PySide6.QtWidgets import (
+    QApplication,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableView,
+)
+
+MARGIN_X, MARGIN_Y = 4, 3  # around the text, as the default item text margins
+
+
+def _wrapped(text: str, font: QFont, width: float) -> tuple[QTextLayout, float]:
+    """``text`` laid out in lines of ``width``, and the lines' total height."""
+    layout = QTextLayout(text, font)
+    option = QTextOption()
+    option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+    layout.setTextOption(option)
+    layout.beginLayout()
+    height = 0.0
+    while (line := layout.createLine()).isValid():
+        line.setLineWidth(max(width, 1.0))
+        line.setPosition(QPointF(0, height))
+        height += line.height()
+    layout.endLayout()
+    return layout, height
+
+
+class WrappedTextDelegate(QStyledItemDelegate):
+    """Draws a cell's text in as many lines as the column's width needs."""
+
+    def paint(
+        self,
+        painter: QPainter,
+        option: QStyleOptionViewItem,
+        index: QModelIndex | QPersistentModelIndex,
+    ) -> None:
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        text, opt.text = opt.text, ""
+        style = opt.widget.style() if opt.widget is not None else QApplication.style()
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+        rect = opt.rect.adjusted(MARGIN_X, MARGIN_Y, -MARGIN_X, -MARGIN_Y)
+        layout, height = _wrapped(text, opt.font, rect.width())
+        top = rect.top() + max(0.0, (rect.height() - height) / 2)  # centred, as one-line cells
+        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+        role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+        painter.save()
+        painter.setPen(opt.palette.color(role))
+        painter.setClipRect(opt.rect)
+        layout.draw(painter, QPointF(rect.left(), top))
+        painter.restore()
+
+    def sizeHint(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> QSize:
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        width = opt.rect.width() - 2 * MARGIN_X
+        _, height = _wrapped(opt.text, opt.font, width)
+        return QSize(opt.rect.width(), int(height + 0.999) + 2 * MARGIN_Y)
+
+
+class VisibleRowFit(QObject):
+    """Fits the heights of ``table``'s visible rows to their wrapped contents."""
+
+    def __init__(self, table: QTableView) -> None:
+        super().__init__(table)
+        self.table = table
+        self.line = table.verticalHeader().defaultSectionSize()  # one line's row
+        table.setWordWrap(True)  # the view then measures a cell at its column's width
+        self._pending = QTimer(self, singleShot=True, interval=0)  # one fit per burst
+        self._pending.timeout.connect(self.fit)
+        table.verticalScrollBar().valueChanged.connect(self._later)
+        table.horizontalHeader().sectionResized.connect(self._later)
+        table.viewport().installEventFilter(self)
+        model = table.model()
+        for signal in (model.modelReset, model.layoutChanged, model.rowsInserted):
+            signal.connect(self._later)
+        model.dataChanged.connect(self._later)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Resize:
+            self._later()
+        return False
+
+    def fit(self) -> None:
+        """Size every row now on screen to what its text needs (one line at least)."""
+        table = self.table
+        rows = table.model().rowCount()
+        if not rows:
+            return
+        first = max(table.rowAt(0), 0)
+        last = table.rowAt(table.viewport().height() - 1)
+        for row in range(first, rows if last < 0 else last + 1):
+            height = max(self.line, table.sizeHintForRow(row))
+            if table.rowHeight(row) != height:
+                table.setRowHeight(row, height)
+
+    def _later(self, *_: object) -> None:
+        self._pending.start()
