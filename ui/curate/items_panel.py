@@ -94,7 +94,7 @@ class ItemsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole and column != "Subject":
             return int(Qt.AlignmentFlag.AlignCenter)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return (  # the whole subject first: the column elides long ones
+            return (  # the subject, then what the columns do not show
                 f"{item.subject or '(no subject)'}\n{item.id} · tier {item.tier} · "
                 f"pattern {item.pattern} · page {item.page or '–'}"
             )
