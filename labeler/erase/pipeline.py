@@ -26,9 +26,11 @@ from labeler.erase.raster_path import (
     name_outline_lines,
     ocr_fragments,
     read_all,
+    tilted_fragments,
 )
 from labeler.erase.rerender import redraw
 from labeler.erase.result import EraseResult, HarvestedLabel, Image
+from labeler.erase.rotated import PAD, Quad, erase_quads, quad_hull
 from labeler.erase.vector_text import erase_vector_text
 from labeler.errors import DocumentError
 from labeler.harvest import Fragment, LabelGroup, LeaderIndex, fragments_from_spans, group_labels
@@ -72,6 +74,7 @@ class Figure:
     answer: pymupdf.Pixmap | None = None
     raster: Raster | None = None
     hits: list[Hit] | None = None
+    quads: dict[PixelBox, Quad] = field(default_factory=dict)  # tilted lines, by their box
 
     def _raster(self) -> Raster:
         if self.raster is None:
@@ -86,7 +89,7 @@ class Figure:
     def _hits(self) -> list[Hit]:
         """OCR of the original clip render, done at most once and only when needed."""
         if self.hits is None:
-            self.hits = read_all(self._raster())
+            self.hits, self.quads = read_all(self._raster())
         return self.hits
 
     def harvest(self, keep: Sequence[Box], extra: Sequence[Box], removed: Sequence[Box]) -> None:
@@ -114,7 +117,11 @@ class Figure:
                 for h in self._hits()
                 if first_containing(h[1], pixels) and first_containing(h[1], taken) is None
             ]
-            fragments += self._with_raster_leaders(ocr_fragments(raster, hits))
+            upright = [h for h in hits if h[1] not in self.quads]
+            tilted = [h for h in hits if h[1] in self.quads]
+            fragments += self._with_raster_leaders(
+                ocr_fragments(raster, upright) + tilted_fragments(raster, tilted, self.quads)
+            )
         loose = []
         forced: dict[Box, list[Fragment]] = {box: [] for box in extra}
         for fragment in fragments:
@@ -201,8 +208,16 @@ class Figure:
         # pixel erasers return new arrays; the pixmap's view lives only as long as ``question``
         rgb: np.ndarray | None = None
         if parts["ocr"]:
-            rgb = _erase_pixels(Raster.from_pixmap(question, self.dpi).rgb, parts["ocr"])
-            self._patch_pdf(wpage, rgb, parts["ocr"])
+            # a tilted line is erased inside its quad, an upright one by the line-keeping eraser
+            boxes = [p for p in parts["ocr"] if not isinstance(p[0], tuple)]
+            quads = [p for p in parts["ocr"] if isinstance(p[0], tuple)]
+            rgb = Raster.from_pixmap(question, self.dpi).rgb
+            if boxes:
+                rgb = _erase_pixels(rgb, boxes)
+            if quads:
+                rgb = erase_quads(rgb, quads)
+            shape = rgb.shape
+            self._patch_pdf(wpage, rgb, boxes + [quad_hull(q, shape, PAD + 1) for q in quads])
         if strokes:
             before = rgb if rgb is not None else Raster.from_pixmap(question, self.dpi).rgb
             rgb = self._erase_strokes(wpage, before, strokes)
