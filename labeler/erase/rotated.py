@@ -44,7 +44,7 @@ MAX_HINT_HEIGHT = 2.2
 #: diagonal ("00" over the animal cell's ribosomes, placed large).
 MIN_HINT_LETTERS = 3
 #: Two reads are of one place when they share this much of the smaller quad's area.
-SAME_PLACE = 0.4
+SAME_PLACE = 0.6
 #: Pixels the erased area reaches beyond the quad (anti-aliased glyph edges).
 PAD = 2
 #: Share of the way from the outer rows' ink to the densest row's: rows above it are text.
@@ -202,9 +202,9 @@ def fitted_to_ink(rgb: np.ndarray, quad: Quad) -> Quad:
     """``quad`` narrowed, across its lines, to the rows where the text's ink is.
 
     The detector's quad of a tilted line is up to twice the line's height; the extra rows
-    hold only the drawing around the label (hatching), which is inked about as densely
-    everywhere, while the text rows are inked far more. Rows inked clearly above the quad's
-    outer rows are the text; the quad keeps those, plus a small margin.
+    hold only the drawing around the label (hatching), which changes between ink and paper
+    about as often everywhere, while the text rows change far more often. Rows clearly above
+    the quad's outer rows are the text; the quad keeps those, plus a small margin.
     """
     import cv2
 
@@ -225,11 +225,13 @@ def fitted_to_ink(rgb: np.ndarray, quad: Quad) -> Quad:
     )
     grey = cv2.cvtColor(strip, cv2.COLOR_RGB2GRAY)
     ink = grey < float(np.percentile(grey, 90)) - INK_DEPTH
-    rows = ink.mean(axis=1)
+    # ink-to-paper changes along each row: letters make many, a rule or band edge parallel to
+    # the text (a ligament's outline) few, however dark
+    rows = np.abs(np.diff(ink.astype(np.int8), axis=1)).mean(axis=1)
     edge = max(1, height // 7)
     baseline = float(np.median(np.concatenate([rows[:edge], rows[-edge:]])))
     peak = float(rows.max())
-    if peak - baseline < 0.1:
+    if peak - baseline < 0.02:
         return quad
     text_rows = np.flatnonzero(rows > baseline + TEXT_ROWS * (peak - baseline))
     margin = 0.08 * height + 1
