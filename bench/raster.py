@@ -1,10 +1,12 @@
 """Bench: the raster label path (OCR, line-keeping erasure, anchors) per real figure.
 
 For each OpenStax JPEG in the shared figures folder (labels burned in) it times
-``read_text``, ``erase_raster_labels`` and ``find_raster_anchors`` (median of
-three runs, the OCR engine already loaded), against the bare cost of the same
-erasure done naively: one ``cv2.inpaint`` of every OCR box (which also wipes the
-lines crossing the boxes).
+the reading ``erase_figure`` does (``read_lines``: the upright OCR pass, plus the
+turned passes for tilted labels only when the upright pass shows some; the
+``turned`` column says whether they ran), ``erase_raster_labels`` and
+``find_raster_anchors`` (median of three runs, the OCR engine already loaded),
+against the bare cost of the same erasure done naively: one ``cv2.inpaint`` of
+every OCR box (which also wipes the lines crossing the boxes).
 Engine loading is reported once. Run: ``python bench/raster.py [FOLDER]``.
 """
 
@@ -23,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from labeler.erase.ocr import _engine, read_text
 from labeler.erase.raster import erase_raster_labels, find_raster_anchors
+from labeler.erase.rotated import needs_turned_passes, read_lines
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 FOLDER = Path(sys.argv[1]) if len(sys.argv) > 1 else SHARED / "external-figures"
@@ -53,10 +56,11 @@ def main() -> int:
     _engine()
     print(f"OCR engine load: {time.perf_counter() - start:.2f} s")
     print(f"{'figure':44} {'size':>10} {'labels':>6} {'ocr s':>6} {'erase s':>8} "
-          f"{'naive s':>7} {'ratio':>6} {'anchor s':>8} {'found':>5}")  # fmt: skip
+          f"{'naive s':>7} {'ratio':>6} {'anchor s':>8} {'found':>5} {'turned':>6}")  # fmt: skip
     for path in figures:
         rgb = np.asarray(Image.open(path).convert("RGB"))
-        ocr_s, found = timed(read_text, rgb)
+        ocr_s, found = timed(read_lines, rgb)
+        turned = needs_turned_passes(read_text(rgb, min_confidence=0.5))
         boxes = [b.bbox for b in found]
         erase_s, _ = timed(erase_raster_labels, rgb, boxes)
         fill_s, _ = timed(box_inpaint, rgb, boxes)
@@ -65,7 +69,7 @@ def main() -> int:
         print(
             f"{path.name[:44]:44} {size:>10} {len(boxes):>6} {ocr_s:>6.2f} {erase_s:>8.3f} "
             f"{fill_s:>7.4f} {erase_s / fill_s:>6.0f} {anchor_s:>8.3f} "
-            f"{sum(a is not None for a in anchors):>5}"
+            f"{sum(a is not None for a in anchors):>5} {'yes' if turned else 'no':>6}"
         )
     return 0
 

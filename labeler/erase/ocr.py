@@ -54,12 +54,15 @@ class OcrBox:
     (0 = horizontal, positive = clockwise in image coordinates), kept so that
     tilted labels can be told apart from horizontal ones. Text running vertically
     is read too, but its quad is upright: it shows as a tall ``bbox`` with angle 0.
+    ``quad`` is the detected quadrilateral itself (pixels, TL TR BR BL in reading order):
+    a tilted label is erased inside it, not inside its hull (see ``rotated``).
     """
 
     text: str
     bbox: tuple[int, int, int, int]
     confidence: float
     angle: float = 0.0
+    quad: tuple[tuple[float, float], ...] = ()
 
 
 def bundled_model_paths() -> dict[str, Path]:
@@ -123,6 +126,7 @@ def read_text(rgb: np.ndarray, *, min_confidence: float = MIN_CONFIDENCE) -> lis
                 bbox=_hull(np.asarray(quad, dtype=float), width, height),
                 confidence=float(score),
                 angle=_top_edge_angle(np.asarray(quad, dtype=float)),
+                quad=tuple((float(x), float(y)) for x, y in np.asarray(quad, dtype=float)),
             )
         )
     boxes.sort(key=lambda b: (b.bbox[1], b.bbox[0]))

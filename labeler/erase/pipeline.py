@@ -26,8 +26,11 @@ from labeler.erase.raster_path import (
     name_outline_lines,
     ocr_fragments,
     read_all,
+    tilted_fragments,
 )
+from labeler.erase.rerender import redraw
 from labeler.erase.result import EraseResult, HarvestedLabel, Image
+from labeler.erase.rotated import PAD, Quad, erase_quads, quad_hull
 from labeler.erase.vector_text import erase_vector_text
 from labeler.errors import DocumentError
 from labeler.harvest import Fragment, LabelGroup, LeaderIndex, fragments_from_spans, group_labels
@@ -40,12 +43,15 @@ from labeler.pdf.geometry import (
     Box,
     PixelBox,
     as_box,
+    box_area,
     first_containing,
     grown,
+    intersection,
     merge_overlapping,
     rect_box,
 )
 from labeler.pdf.limits import check_clip, check_page_boxes, check_pixels
+from labeler.pdf.pagebox import set_cropbox
 
 PATCH_JOIN = 24.0  # points: changed regions closer than this are re-rendered together
 #: × line height: a raster leader ending closer to its line than this is a bracket tick.
@@ -68,6 +74,7 @@ class Figure:
     answer: pymupdf.Pixmap | None = None
     raster: Raster | None = None
     hits: list[Hit] | None = None
+    quads: dict[PixelBox, Quad] = field(default_factory=dict)  # tilted lines, by their box
 
     def _raster(self) -> Raster:
         if self.raster is None:
@@ -82,7 +89,7 @@ class Figure:
     def _hits(self) -> list[Hit]:
         """OCR of the original clip render, done at most once and only when needed."""
         if self.hits is None:
-            self.hits = read_all(self._raster())
+            self.hits, self.quads = read_all(self._raster())
         return self.hits
 
     def harvest(self, keep: Sequence[Box], extra: Sequence[Box], removed: Sequence[Box]) -> None:
@@ -110,7 +117,11 @@ class Figure:
                 for h in self._hits()
                 if first_containing(h[1], pixels) and first_containing(h[1], taken) is None
             ]
-            fragments += self._with_raster_leaders(ocr_fragments(raster, hits))
+            upright = [h for h in hits if h[1] not in self.quads]
+            tilted = [h for h in hits if h[1] in self.quads]
+            fragments += self._with_raster_leaders(
+                ocr_fragments(raster, upright) + tilted_fragments(raster, tilted, self.quads)
+            )
         loose = []
         forced: dict[Box, list[Fragment]] = {box: [] for box in extra}
         for fragment in fragments:
@@ -190,15 +201,26 @@ class Figure:
         erase_outlines(wpage, parts["outline"])
         # redaction changes nothing outside the erased lines' boxes (+1 pt for outlines)
         changed = [grown(line.bbox, 1.5) for g in erased for line in g.lines if line.kind != "ocr"]
-        rgb = self._render_question(wpage, changed)
+        question = self._render_question(wpage, changed)
         anchors = self._raster_anchors([g for g in erased if g.kind == "ocr"])
         # The question PDF is the erased page cropped to the clip: still all vector.
-        wpage.set_cropbox(self.area)
+        set_cropbox(wpage, rect_box(self.area))
+        # pixel erasers return new arrays; the pixmap's view lives only as long as ``question``
+        rgb: np.ndarray | None = None
         if parts["ocr"]:
-            rgb = _erase_pixels(rgb, parts["ocr"])
-            self._patch_pdf(wpage, rgb, parts["ocr"])
+            # a tilted line is erased inside its quad, an upright one by the line-keeping eraser
+            boxes = [p for p in parts["ocr"] if not isinstance(p[0], tuple)]
+            quads = [p for p in parts["ocr"] if isinstance(p[0], tuple)]
+            rgb = Raster.from_pixmap(question, self.dpi).rgb
+            if boxes:
+                rgb = _erase_pixels(rgb, boxes)
+            if quads:
+                rgb = erase_quads(rgb, quads)
+            shape = rgb.shape
+            self._patch_pdf(wpage, rgb, boxes + [quad_hull(q, shape, PAD + 1) for q in quads])
         if strokes:
-            rgb = self._erase_strokes(wpage, rgb, strokes)
+            before = rgb if rgb is not None else Raster.from_pixmap(question, self.dpi).rgb
+            rgb = self._erase_strokes(wpage, before, strokes)
         labels = [
             HarvestedLabel(
                 text="" if g.marker else g.text,
@@ -212,7 +234,7 @@ class Figure:
         methods = [METHOD_NAMES[k] for k in ("vector", "outline", "ocr") if parts[k]]
         methods += ["mask"] * bool(strokes)
         return EraseResult(
-            question=Image(rgb),
+            question=Image(question if rgb is None else rgb),
             answer=Image(self._answer()),
             question_document=work,
             labels=labels,
@@ -222,40 +244,26 @@ class Figure:
             kept=[t for t in self.kept if t],
         )
 
-    def _render_question(self, wpage: pymupdf.Page, changed: Sequence[Box]) -> np.ndarray:
-        """The erased clip's pixels: the answer render with the changed regions re-rendered.
+    def _render_question(self, wpage: pymupdf.Page, changed: Sequence[Box]) -> pymupdf.Pixmap:
+        """The erased clip's render: the answer render with the changed regions redrawn.
 
         Redaction only alters pixels inside the erased labels' boxes, and both
-        renders share one device pixel grid (same zoom), so re-rendering just
-        those regions gives exactly the full render at a fraction of its cost.
+        renders share one device pixel grid (same zoom), so redrawing just
+        those regions gives the full render at a fraction of its cost.
         """
-        rgb = self._raster().rgb.copy()
-        # neighbouring labels (a column of them) share one render: each render
-        # walks the whole display list, so fewer, slightly larger patches win
+        # neighbouring labels (a column of them) share one redraw: each redraw
+        # walks the whole display list, so fewer, slightly larger regions win
+        clip = rect_box(self.area)
         near = merge_overlapping(grown(r, PATCH_JOIN / 2) for r in changed)
-        regions = [pymupdf.Rect(grown(r, -PATCH_JOIN / 2)) & self.area for r in near]
-        regions = [r for r in regions if not r.is_empty]
-        if sum(r.width * r.height for r in regions) > 0.5 * self.area.width * self.area.height:
-            regions = [self.area]
+        regions = [r for r in (intersection(grown(r, -PATCH_JOIN / 2), clip) for r in near) if r]
+        if sum(box_area(r) for r in regions) > 0.5 * box_area(clip):
+            regions = [clip]
         answer = self._answer()
-        ox, oy = answer.x, answer.y
-        raster = self._raster()
         if not regions:
-            return rgb
-        display = wpage.get_displaylist()  # built once, rendered once per region
-        zoom = pymupdf.Matrix(self.dpi / 72, self.dpi / 72)
-        for region in regions:
-            # Render a margin around the region and keep only its inside: MuPDF's
-            # anti-aliasing of strokes differs slightly right at a clip edge.
-            margin = pymupdf.Rect(grown(region, 3)) & self.area
-            pix = display.get_pixmap(
-                matrix=zoom, colorspace=pymupdf.csRGB, alpha=False, clip=margin
-            )
-            patch = Raster.from_pixmap(pix, self.dpi).rgb
-            x0, y0, x1, y1 = raster.to_pixels(tuple(region))
-            px, py = x0 + ox - pix.x, y0 + oy - pix.y
-            rgb[y0:y1, x0:x1] = patch[py : py + y1 - y0, px : px + x1 - x0]
-        return rgb
+            return answer
+        raster = self._raster()
+        boxes = [raster.to_pixels(r) for r in regions]
+        return redraw(wpage.get_displaylist(), answer, raster.zoom, boxes)
 
     def _erase_strokes(
         self, wpage: pymupdf.Page, rgb: np.ndarray, strokes: Sequence[Stroke]

@@ -7,6 +7,7 @@ clip's pixels and page points and turns OCR boxes into harvest fragments.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import pymupdf
 
+from labeler.erase.rotated import Quad, quad_height
 from labeler.harvest.fragments import Fragment, merge_on_lines
 from labeler.harvest.type_size import line_x_height
 from labeler.pdf.geometry import Box, PixelBox, center_in
@@ -66,23 +68,56 @@ Hit = tuple[str, PixelBox]
 MAX_SHORT_TILT = 20.0
 
 
-def read_all(raster: Raster) -> list[Hit]:
-    """OCR the whole rendered clip once: (text, pixel box) per line read.
+def read_all(raster: Raster) -> tuple[list[Hit], dict[PixelBox, Quad]]:
+    """OCR the whole rendered clip once: (text, pixel box) per line read, and the quad of
+    each tilted line (by its box), which is erased inside that quad.
 
     One pass over the clip is both faster and more accurate than OCR of many
-    small crops (the detector upsamples every crop to its working size).
+    small crops (the detector upsamples every crop to its working size). Labels written
+    at an angle add turned passes, only when the upright one shows them (``rotated``).
     """
-    from labeler.erase.ocr import read_text
+    from labeler.erase.rotated import is_tilted, read_lines
 
     found: list[Hit] = []
-    for hit in read_text(np.ascontiguousarray(raster.rgb)):
+    quads: dict[PixelBox, Quad] = {}
+    for hit in read_lines(np.ascontiguousarray(raster.rgb)):
         text = strip_line_marks(" ".join(str(hit.text).split()))
         # two dots of a texture read along a diagonal ("00" over a cell's ribosomes): a
         # tilted read must be longer than a marker to be a label
         if text and (abs(hit.angle) <= MAX_SHORT_TILT or len(text) > 2):
             x0, y0, x1, y1 = (round(float(v)) for v in hit.bbox)
             found.append((text, (x0, y0, x1, y1)))
-    return found
+            if is_tilted(hit):
+                quads[(x0, y0, x1, y1)] = hit.quad
+    return found, quads
+
+
+def tilted_fragments(
+    raster: Raster, hits: Sequence[Hit], quads: dict[PixelBox, Quad]
+) -> list[Fragment]:
+    """One line fragment per tilted OCR line, read along its own direction.
+
+    Its ``parts`` hold the quad (pixels) it is erased inside; its ``direction`` lets the
+    grouper stack the lines of one tilted label as it does rotated vector text.
+    """
+    pieces = []
+    for text, box in hits:
+        quad = quads[box]
+        (ax, ay), (bx, by) = quad[0], quad[1]
+        length = math.hypot(bx - ax, by - ay) or 1.0
+        bbox = raster.to_points(box)
+        size = quad_height(quad) / raster.zoom / 1.2  # an OCR quad spans the line
+        pieces.append(
+            Fragment(
+                text=text,
+                bbox=bbox,
+                size=size,
+                kind="ocr",
+                direction=((bx - ax) / length, (by - ay) / length),
+                parts=[quad],
+            )
+        )
+    return pieces
 
 
 #: What OCR reads a leader's stub, its dot or a line end as, at either end of a label.

@@ -15,22 +15,27 @@ from collections.abc import Sequence
 
 import pymupdf
 
+from labeler.pdf.geometry import rect_box
+from labeler.pdf.pagebox import set_cropbox
+
 
 def add_quads(page: pymupdf.Page, rects: Sequence[pymupdf.Rect]) -> None:
     """One redaction annotation (no fill) covering all ``rects`` as its QuadPoints.
 
     MuPDF redacts every quad of an annotation, so one annotation with many
     quads does what many annotations do, at a tenth of the cost (each
-    ``add_redact_annot`` re-scans the page's annotation list in Python).
+    ``add_redact_annot`` re-scans the page's annotation list in Python). The
+    annotation is made with MuPDF's own call: pymupdf's wrapper also builds an
+    appearance stream and a unique name, which a redaction applied at once never
+    uses (a quarter of a millisecond per figure).
     """
     if not rects:
         return
-    # pymupdf takes fill=False (no fill) but annotates ``fill`` as a colour sequence only
-    annot = page.add_redact_annot(rects[0], fill=False, cross_out=False)  # type: ignore[arg-type]
     mupdf = pymupdf.mupdf
+    annot = mupdf.pdf_create_annot(page._pdf_page(), mupdf.PDF_ANNOT_REDACT)
     for rect in rects:
         mupdf.pdf_add_annot_quad_point(
-            annot.this, mupdf.FzQuad(mupdf.FzRect(rect.x0, rect.y0, rect.x1, rect.y1))
+            annot, mupdf.FzQuad(mupdf.FzRect(rect.x0, rect.y0, rect.x1, rect.y1))
         )
 
 
@@ -50,7 +55,7 @@ def strip_outside(page: pymupdf.Page, clip: Sequence[float], margin: float = 0.5
     kept (one may straddle the clip); a drawing crossing the clip's edge stays.
     """
     crop = page.cropbox
-    page.set_cropbox(page.mediabox)
+    set_cropbox(page, rect_box(page.mediabox))
     m, (x0, y0, x1, y1) = page.mediabox, clip
     outside = [
         pymupdf.Rect(m.x0, m.y0, m.x1, y0 - margin),
@@ -65,4 +70,4 @@ def strip_outside(page: pymupdf.Page, clip: Sequence[float], margin: float = 0.5
         graphics=pymupdf.mupdf.PDF_REDACT_LINE_ART_REMOVE_IF_COVERED,
         text=pymupdf.mupdf.PDF_REDACT_TEXT_REMOVE,
     )
-    page.set_cropbox(crop)
+    set_cropbox(page, rect_box(crop))

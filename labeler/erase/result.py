@@ -56,14 +56,19 @@ class Image:
 
     @cached_property
     def png(self) -> bytes:
-        if isinstance(self._source, np.ndarray):
-            import cv2
+        """PNG bytes, by OpenCV for both sources: half the time of MuPDF's encoder."""
+        import cv2
 
-            ok, data = cv2.imencode(".png", cv2.cvtColor(self._source, cv2.COLOR_RGB2BGR))
-            if not ok:
-                raise RuntimeError("PNG encoding failed")
-            return data.tobytes()
-        return self._source.tobytes("png")
+        if isinstance(self._source, np.ndarray):
+            rgb = self._source
+        else:  # a view of the pixmap's own memory, which this image keeps alive
+            pix = self._source
+            rgb = np.frombuffer(pix.samples_mv, np.uint8).reshape(pix.height, pix.width, pix.n)
+        bgr = cv2.cvtColor(np.ascontiguousarray(rgb[:, :, :3]), cv2.COLOR_RGB2BGR)
+        ok, data = cv2.imencode(".png", bgr)
+        if not ok:
+            raise RuntimeError("PNG encoding failed")
+        return data.tobytes()
 
 
 @dataclass(frozen=True)

@@ -73,6 +73,16 @@ def overlap_share(a: Sequence[float], b: Sequence[float]) -> float:
     return inter / area if area > 0 else 0.0
 
 
+def intersection(a: Sequence[float], b: Sequence[float]) -> Box | None:
+    """The common part of two boxes, or None when they share no area."""
+    box = (max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3]))
+    return box if box[0] < box[2] and box[1] < box[3] else None
+
+
+def box_area(box: Sequence[float]) -> float:
+    return max(box[2] - box[0], 0.0) * max(box[3] - box[1], 0.0)
+
+
 def grown(box: Sequence[float], by: float) -> Box:
     return (box[0] - by, box[1] - by, box[2] + by, box[3] + by)
 
