@@ -228,7 +228,9 @@ def test_ctrl_c_says_how_to_resume_and_keeps_what_arrived(tmp_path):
 def test_two_runs_at_once_one_refuses_and_a_kill_9_leaves_no_stale_lock(tmp_path):
     make_project(tmp_path / "p").close()
     db_path = tmp_path / "p" / "project.sqlite"
-    with LoopbackServer(latency=0.3) as server:
+    # 1 s a call, one at a time: the first run cannot finish its 12 calls while the second
+    # process starts, however loaded the machine
+    with LoopbackServer(latency=1.0) as server:
         toml = models_toml(tmp_path / "models.toml", server.url)
         args = ("run", str(tmp_path / "p"), "--models", str(toml), "--model", "t/openai")
         first = subprocess.Popen(
