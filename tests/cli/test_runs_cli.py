@@ -199,6 +199,10 @@ def test_a_run_where_every_call_failed_exits_non_zero_and_says_why(tmp_path, ser
     assert "Traceback" not in out.stderr
 
 
+def _interruptible() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_says_how_to_resume_and_keeps_what_arrived(tmp_path):
     make_project(tmp_path / "p").close()
     with LoopbackServer(latency=0.4) as slow:
@@ -211,6 +215,9 @@ def test_ctrl_c_says_how_to_resume_and_keeps_what_arrived(tmp_path):
             text=True,
             cwd=ROOT,
             env=env(),
+            # as a terminal starts it: a background job (CI under nohup … &) inherits SIGINT
+            # ignored, and Python then never turns Ctrl-C into KeyboardInterrupt
+            preexec_fn=_interruptible,
         )
         deadline = time.monotonic() + 60
         while len(cells(tmp_path / "p" / "project.sqlite")) < 2 and time.monotonic() < deadline:
