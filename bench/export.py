@@ -33,6 +33,24 @@ the floor), then interpreter start and imports (≈0.6 s), the store's key reads
 review and agreement sections, and writing the rows (the floor itself). At 10k start-up is the
 whole ratio. The 3× goal needs a cheaper read of the cells than ``load_results`` (read17's
 summary path carries scores, not the predicted names an export publishes).
+
+export17b (2026-12-01, load average 4–7): the export reads ``labeler.results.cell_columns``
+(the summary path plus each cell's predicted names, scanned from the cached result) and
+builds its rows from columns, no ``ScoredCell``s; files byte-identical. 100k, CPU s (× floor
+0.78–0.80 s), wall s, peak RSS, one copy of ``/tmp/scale/scale-100000``, two runs each in turn:
+
+======================  ===========================  ===========================
+100k, scores cached     before (integ 20efb22)       after (export17b)
+======================  ===========================  ===========================
+CPU s (× floor)         6.98 / 7.36 (8.9× / 9.4×)    4.97 / 5.67 (6.4× / 7.3×)
+wall s                  10.3 / 8.9                   9.7 / 7.9
+peak RSS                419 MiB                      371 MiB
+======================  ===========================  ===========================
+
+This bench at 100k after: nothing cached 11.6 s (14.6×), wall 25 s, 481 MiB; cached 5.43 s
+(6.8×), wall 15 s, 371 MiB. Still above 3×: what is left is interpreter start and imports
+(≈0.7 s), the cells' query (≈0.8 s), the card flags' pandas pass (≈0.4 s), items.jsonl's
+lexicon terms, the card's review/agreement key reads, and checking + writing the rows.
 """
 
 from __future__ import annotations

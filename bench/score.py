@@ -34,6 +34,16 @@ project and builds a frame of only the columns the audits read. What is left at 
 ≈2 s (a second scoring pass of every answer against another item's key, and the scorer's
 equivalence classes per item), interpreter start and imports ≈0.8 s.
 
+export17b (2026-12-01, load average 4–7): ``labeler report PROJECT`` reads
+``labeler.results.cell_columns`` once (the slot answers from its memo) and builds its frame
+from columns, no ``ScoredCell``s; output identical (markdown, json, csv). 100k cached, the same
+copy of ``/tmp/scale/scale-100000`` measured in turn, CPU s (× floor 0.64 s): before (integ
+20efb22) 6.50 / 6.70 s (10.2× / 10.5×), 405 MiB; after 5.43 / 5.71 s (8.5× / 8.9×), 380 MiB.
+This bench at 100k after: report nothing cached 12.3 s (18.9×), cached 5.85 s (9.0×, wall
+24 s), 378 MiB; score 5.23 s (2.4×). What is left: the shuffled-key and consensus audits
+(≈2 s: a second scoring pass against another item's key, equivalence classes per item),
+the cells' read (≈1.3 s), interpreter start and imports (≈0.8 s).
+
 ``python bench/score.py rows [card|expert]`` is the scorer bench below.
 
 The scorer bench: rescore the card's 6,335 rows with a 2,000-term lexicon.

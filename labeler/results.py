@@ -24,7 +24,9 @@ cells whose names it reaches (``docs/decisions/0019-score-cache.md``).
 
 Views that show numbers but not names — Review's matrix, the Leaderboard, Curate's item
 list — read :func:`cell_summaries` instead: the same cells and values as columns, taken
-from the cache's own columns without decoding a result (decision 0019, "Read path").
+from the cache's own columns without decoding a result (decision 0019, "Read path"). The
+export and ``labeler report`` read :func:`cell_columns`: the same columns plus the names a
+published row carries, scanned from each cached result's leading fields.
 
 Which answers count is decided in one place, :func:`answer_counts` (see
 ``docs/decisions/0011-which-answers-count.md``): a cell's latest answer counts
@@ -334,6 +336,14 @@ def _load_results(project: Project, item_ids: Iterable[str] | None) -> list[Scor
     return cells
 
 
+@dataclass(frozen=True, slots=True)
+class LeftOut:
+    """How many cells do not count (:func:`answer_counts`), by why."""
+
+    unanswered: int  # no answer from the model (api_error)
+    stale: int  # answered, for an older subject or question image
+
+
 @dataclass(frozen=True)
 class CellSummaries:
     """Every cell's latest answer as a view shows it, in columns (position ``i`` is one cell).
@@ -373,6 +383,14 @@ class CellSummaries:
         """Per cell, whether its answer counts (:func:`answer_counts`)."""
         return [answer_counts(s, t) for s, t in zip(self.status, self.stale, strict=True)]
 
+    def left_out(self) -> LeftOut:
+        """The cells that do not count, by why (the export's report and its card say so)."""
+        answered = [s not in NO_ANSWER_STATUSES for s in self.status]
+        return LeftOut(
+            unanswered=answered.count(False),
+            stale=sum(a and t for a, t in zip(answered, self.stale, strict=True)),
+        )
+
     def flags(self) -> dict[str, ItemFlags]:
         """The card's per-item flags, exactly as :func:`load_results` sets them on its cells."""
         return item_flags(
@@ -409,6 +427,25 @@ def _pick(values: Sequence[Any], positions: Sequence[int]) -> list[Any]:
     return [values[k] for k in positions]
 
 
+@dataclass(frozen=True)
+class CellColumns(CellSummaries):
+    """:class:`CellSummaries` plus the names a published row carries (:func:`cell_columns`).
+
+    ``predicted_names``, ``n_pred`` and ``n_key`` are per cell, as on :class:`ScoredCell`;
+    ``key_names`` is per item (every cell of an item is scored against the same key).
+    The name tuples are shared between calls and must not be mutated.
+    """
+
+    predicted_names: list[tuple[str, ...]]
+    n_pred: list[int]
+    n_key: list[int]
+    key_names: dict[str, tuple[str, ...]]  # item id -> its key's names
+
+
+#: The per-cell columns :class:`CellColumns` adds, in its order.
+_NAME_FIELDS = ("predicted_names", "n_pred", "n_key")
+
+
 def cell_summaries(project: Project, item_ids: Iterable[str] | None = None) -> CellSummaries:
     """Every cell's latest answer with the numbers views show, read from the score cache.
 
@@ -421,13 +458,29 @@ def cell_summaries(project: Project, item_ids: Iterable[str] | None = None) -> C
     rescores and stores them, so the values are always :func:`load_results`'s
     (``tests/results/test_cell_summaries.py`` compares the two). Review's matrix, the
     Leaderboard's table and Curate's item list read this; the export and ``labeler
-    report``, which need names and matches, read :func:`load_results`.
+    report``, which publish names, read :func:`cell_columns`.
     """
     with collector_paused():
-        return _cell_summaries(project, item_ids)
+        return _cell_summaries(project, item_ids, names=False)
 
 
-def _cell_summaries(project: Project, item_ids: Iterable[str] | None) -> CellSummaries:
+def cell_columns(project: Project, item_ids: Iterable[str] | None = None) -> CellColumns:
+    """:func:`cell_summaries` with each cell's predicted names and class counts as well.
+
+    What the export and ``labeler report`` read: every field of a published row, as
+    columns, from the same query, validity check, memo, overrides and flags as the
+    summaries (one set of rules), the names taken from each valid cached result's JSON
+    (one parse per cell, no :class:`ScoredCell` or match objects).
+    """
+    with collector_paused():
+        found = _cell_summaries(project, item_ids, names=True)
+    assert isinstance(found, CellColumns)  # names=True builds (or finds) the columns
+    return found
+
+
+def _cell_summaries(
+    project: Project, item_ids: Iterable[str] | None, *, names: bool
+) -> CellSummaries:
     wanted = None if item_ids is None else set(item_ids)
     items = {i.id: i for i in project.items.list() if wanted is None or i.id in wanted}
     version = scoring_version(DEFAULT_RULES)
@@ -446,16 +499,19 @@ def _cell_summaries(project: Project, item_ids: Iterable[str] | None) -> CellSum
         overrides,
     )
     memo = _SUMMARIES.get(str(project.folder))
-    if memo is not None and memo[0] == signature:
+    want = CellColumns if names else CellSummaries  # columns serve a summaries read too
+    if memo is not None and memo[0] == signature and isinstance(memo[1], want):
         return dataclasses.replace(memo[1], items=items, keys=keys, public_ids=public)
-    rows = [r for r in project.score_cache.summary_rows(version) if r[1] in items]
+    rows = [
+        r for r in project.score_cache.summary_rows(version, with_result=names) if r[1] in items
+    ]
     stale_memo: dict[tuple[str | None, str | None, str, str], bool] = {}
     markers_memo: dict[str, MarkerScore] = {}
     cells: list[tuple[Any, ...]] = []
     pending: list[int] = []
     for row in rows:
         rid, item_id, model, condition, status, parse_ok, subject, image, *cached = row
-        key_fp, state, f1, precision, recall, accuracy, markers_json = cached
+        key_fp, state, f1, precision, recall, accuracy, markers_json, *result = cached
         if precision is None or (key_fp, state) != current[item_id]:
             pending.append(rid)  # nothing cached, or not trusted without a check
             continue
@@ -469,38 +525,60 @@ def _cell_summaries(project: Project, item_ids: Iterable[str] | None) -> CellSum
             if markers is None:
                 markers = markers_memo[markers_json] = MarkerScore(*json.loads(markers_json))
         override = overrides.get(rid)
-        cells.append(
-            (
-                rid, item_id, model, condition, status, bool(parse_ok), stale,
-                f1 if override is None else override, precision, recall, accuracy, markers,
-                override,
-            )
+        cell = (
+            rid, item_id, model, condition, status, bool(parse_ok), stale,
+            f1 if override is None else override, precision, recall, accuracy, markers,
+            override,
         )  # fmt: skip
+        cells.append((*cell, *_published(result[0])) if names else cell)
     if pending:
         resolved = project.score_cache.cells(version, pending)
         results = _resolve(project, version, context, resolved)
         for c in resolved:
             r, override = results[c.id], overrides.get(c.id)
-            cells.append(
-                (
-                    c.id, c.item_id, c.model, c.condition, c.status, c.parse_ok,
-                    is_stale(c, items[c.item_id]), r.score.f1 if override is None else override,
-                    r.score.precision, r.score.recall,
-                    None if r.markers is None else r.markers.accuracy, r.markers, override,
-                )
+            cell = (
+                c.id, c.item_id, c.model, c.condition, c.status, c.parse_ok,
+                is_stale(c, items[c.item_id]), r.score.f1 if override is None else override,
+                r.score.precision, r.score.recall,
+                None if r.markers is None else r.markers.accuracy, r.markers, override,
             )  # fmt: skip
+            published = (r.predicted_names, r.score.n_pred, r.score.n_key)
+            cells.append((*cell, *published) if names else cell)
     cells.sort(key=operator.itemgetter(0))
-    columns = zip(*cells, strict=True) if cells else ([] for _ in _SUMMARY_FIELDS)
-    found = CellSummaries(
-        **dict(zip(_SUMMARY_FIELDS, map(list, columns), strict=True)),
-        items=items,
-        keys=keys,
-        public_ids=public,
-        overrides=overrides,
-    )
+    fields = (*_SUMMARY_FIELDS, *_NAME_FIELDS) if names else _SUMMARY_FIELDS
+    columns = zip(*cells, strict=True) if cells else ([] for _ in fields)
+    found: CellSummaries
+    common: dict[str, Any] = dict(items=items, keys=keys, public_ids=public, overrides=overrides)
+    data: dict[str, Any] = dict(zip(fields, map(list, columns), strict=True))
+    if names:
+        found = CellColumns(**data, **common, key_names=context.names)
+    else:
+        found = CellSummaries(**data, **common)
     _SUMMARIES.clear()  # one project's: a window has one open
     _SUMMARIES[str(project.folder)] = (signature, found)
     return found
+
+
+def _published(result_json: str) -> tuple[tuple[str, ...], int, int]:
+    """``(predicted names, n_pred, n_key)`` of a cached result (:func:`_encode`'s ``p``, ``s``).
+
+    :func:`_encode` writes ``p``, ``e`` and ``s`` first, compactly: those three values are
+    scanned and the matches after them (most of the text) are never parsed. Text in any
+    other layout is parsed whole.
+    """
+    if result_json.startswith('{"p":'):
+        predicted, end = _SCAN(result_json, 5)
+        if result_json.startswith(',"e":', end):
+            end = _SCAN(result_json, end + 5)[1]
+            if result_json.startswith(',"s":', end):
+                score = _SCAN(result_json, end + 5)[0]
+                return tuple(predicted), score[3], score[4]
+    data = json.loads(result_json)
+    return tuple(data["p"]), data["s"][3], data["s"][4]
+
+
+#: One JSON value from a position of a text (what :func:`_published` scans with).
+_SCAN = json.JSONDecoder().raw_decode
 
 
 @dataclass(frozen=True, slots=True)

@@ -152,18 +152,16 @@ def _project_frame(args: argparse.Namespace) -> tuple[Any, Lexicon, Any, str]:
     scored slot answers (:func:`labeler.slot_results.slot_frame`) and its review line
     (items reviewed and scores overridden, :mod:`labeler.review`).
 
-    The cells are :func:`labeler.results.counted_results`: the rule every view
-    and the export use, so this report shows their numbers. They are read once (the
-    slot answers are scored from the same cells) and the frame holds only
-    :data:`REPORT_COLUMNS`, the name lists as the cells' own tuples: copying 200k lists
-    into columns nothing mutates was a tenth of the report.
+    The cells are :func:`labeler.results.cell_columns`' counted ones (the rule every view
+    and the export use, so this report shows their numbers), read once as columns: the
+    slot answers are scored from the same read (its memo), and the frame holds only
+    :data:`REPORT_COLUMNS`, the name lists as the columns' own tuples (copying 200k lists
+    into columns nothing mutates was a tenth of the report).
     """
-    import operator
-
     import pandas as pd
 
     from labeler.errors import LabelerError
-    from labeler.results import counted_results, project_lexicon
+    from labeler.results import cell_columns, project_lexicon
     from labeler.review import counts_line, review_counts
     from labeler.scoring.bulk import collector_paused
     from labeler.slot_results import slot_frame, slot_results
@@ -175,13 +173,16 @@ def _project_frame(args: argparse.Namespace) -> tuple[Any, Lexicon, Any, str]:
             "(edit it with `labeler lexicon`, or export and report the results.jsonl)"
         )
     with Project.open(args.results) as project:
-        cells = counted_results(project)
+        cells = cell_columns(project)
         lexicon = project_lexicon(project)
-        slots = slot_frame(slot_results(project, counted=cells))
+        slots = slot_frame(slot_results(project))
         review = counts_line(review_counts(project))
-    if not cells:
+    counted = [k for k, n in enumerate(cells.counts) if n]
+    if not counted:
         raise LabelerError(f"{args.results} has no counted answers to report; run some models")
     with collector_paused():  # one pass over every cell
-        columns = zip(*map(operator.attrgetter(*REPORT_COLUMNS), cells), strict=True)
-        frame = pd.DataFrame(dict(zip(REPORT_COLUMNS, map(list, columns), strict=True)))
+        columns = {name: getattr(cells, name) for name in REPORT_COLUMNS if name != "key_names"}
+        data = {name: [column[k] for k in counted] for name, column in columns.items()}
+        data["key_names"] = [cells.key_names[i] for i in data["item_id"]]
+        frame = pd.DataFrame({name: data[name] for name in REPORT_COLUMNS})
     return frame, lexicon, slots, review

@@ -19,7 +19,7 @@ from labeler.agreement import curator_agreement
 from labeler.export.rows import Row
 from labeler.export.settings import DecodeSetting
 from labeler.export.summary import ResultsSummary
-from labeler.results import ScoredCell
+from labeler.results import LeftOut
 from labeler.review import ReviewCounts, review_counts
 from labeler.store import Item, Project
 from labeler.text.counted import counted
@@ -57,8 +57,8 @@ class CardFacts:
     citation: Citation | None = None
 
 
-def card_facts(project: Project, items: Sequence[Item], cells: Sequence[ScoredCell]) -> CardFacts:
-    """The card's facts for ``items`` and their scored ``cells`` (counted or not)."""
+def card_facts(project: Project, items: Sequence[Item], left_out: LeftOut) -> CardFacts:
+    """The card's facts for ``items``, with how many of their cells did not count."""
     ids = [i.id for i in items]
     found = curator_agreement(project, ids)
     figure = AgreementFigure(
@@ -77,8 +77,8 @@ def card_facts(project: Project, items: Sequence[Item], cells: Sequence[ScoredCe
     return CardFacts(
         review=review_counts(project, ids),
         agreement=figure,
-        stale_left_out=sum(1 for c in cells if c.answered and c.stale),
-        unanswered_left_out=sum(1 for c in cells if not c.answered),
+        stale_left_out=left_out.stale,
+        unanswered_left_out=left_out.unanswered,
         draft_items=sum(1 for i in items if i.status != "ready"),
         citation=citation,
     )

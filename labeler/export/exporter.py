@@ -47,7 +47,7 @@ from labeler.export.summary import ResultsSummary
 from labeler.export.validate import LeakCheck, ResultsCheck, validate_items
 from labeler.export.writer import Discard, Staging, staged
 from labeler.prompts import CONDITIONS, SLOT_CONDITIONS, prompts_used
-from labeler.results import ScoredCell, load_results
+from labeler.results import CellColumns, cell_columns
 from labeler.review import audit_rows
 from labeler.scoring.bulk import collector_paused
 from labeler.slot_results import slot_results
@@ -116,7 +116,7 @@ def check_export(
     the GUI can show whether an export will pass before the curator asks for one.
     """
     items, skipped = _exported_items(project, only_ready, images)
-    cells = load_results(project, [i.id for i in items])
+    cells = cell_columns(project, [i.id for i in items])
     numbered = stored_public_ids(project)
     public = preview_public_ids(project, [i.id for i in items])
     built = _build(
@@ -159,7 +159,7 @@ def export_project(
     items, skipped = _exported_items(project, only_ready, images)
     # scored before the write lock is taken: a run writing answers is not held up by scoring
     reached(SCORING)
-    cells = load_results(project, [i.id for i in items])
+    cells = cell_columns(project, [i.id for i in items])
     with project.transaction():
         reached(BUILDING)
         numbered = stored_public_ids(project)
@@ -200,7 +200,7 @@ class _Built:
 def _build(
     project: Project,
     items: list[Item],
-    cells: list[ScoredCell],
+    cells: CellColumns,
     public: dict[str, str],
     private: bool,
     with_images: bool,
@@ -215,25 +215,28 @@ def _build(
 def _build_files(
     project: Project,
     items: list[Item],
-    cells: list[ScoredCell],
+    cells: CellColumns,
     public: dict[str, str],
     private: bool,
     with_images: bool,
     include_slots: bool,
     out: Staging,
 ) -> _Built:
-    counted = [c for c in cells if c.counts]  # labeler.results.answer_counts: the one rule
-    card = [c for c in counted if c.condition in CONDITIONS]
+    # positions in the columns of the cells that count (labeler.results.answer_counts)
+    counted = [k for k, n in enumerate(cells.counts) if n]
+    card = [k for k in counted if cells.condition[k] in CONDITIONS]
+    flags = cells.flags()
     slots = None
     section = slot_card_section(_slot_prompts(project)) if include_slots else ""
-    if include_slots:
-        scored = slot_results(project, [i.id for i in items], counted)
+    if include_slots:  # the slot answers read the same cells (cell_summaries' memo)
+        scored = slot_results(project, [i.id for i in items])
         slots = {s.response_id: s.accuracy for s in scored}
-        counted = card + [c for c in counted if c.response_id in slots]
-    items_out = item_rows(project, items, card, public)
-    decode = tuple(decode_settings(project, card))  # slot answers: the same settings + order
+        counted = card + [k for k in counted if cells.response_id[k] in slots]
+    items_out = item_rows(project, items, cells, card, public, flags)
+    # slot answers: the same settings + order
+    decode = tuple(decode_settings(project, (cells.response_id[k] for k in card)))
     image_credits = credits(project, items) if with_images else None
-    facts = card_facts(project, items, cells)
+    facts = card_facts(project, items, cells.left_out())
     by_id = validate_items(items_out, project.id_prefix)
     shared = {i.source_id for i in items} if with_images else set()
     leaks = LeakCheck(_private_strings(project, shared))
@@ -241,7 +244,9 @@ def _build_files(
     sizes = {
         RESULTS_FILE: out.write(
             RESULTS_FILE,
-            streamed.lines(result_batches(counted if include_slots else card, public, slots)),
+            streamed.lines(
+                result_batches(cells, counted if include_slots else card, public, flags, slots)
+            ),
         )
     }
     streamed.check.done()
@@ -303,11 +308,12 @@ class _Results:
 
 
 def _report(
-    folder: Path | None, built: _Built, cells: list[ScoredCell], new_ids: int, skipped: int
+    folder: Path | None, built: _Built, cells: CellColumns, new_ids: int, skipped: int
 ) -> ExportReport:
     n_rows, n_items = built.results.n_rows, len(built.items)
     private = built.audit_rows is not None
     images = ITEMS_PARQUET in built.sizes
+    left_out = cells.left_out()
     return ExportReport(
         folder=folder,
         files={
@@ -326,8 +332,8 @@ def _report(
         n_rows=n_rows,
         n_models=len(built.results.by_model),
         new_ids=new_ids,
-        skipped_unanswered=sum(1 for c in cells if not c.answered),
-        skipped_stale=sum(1 for c in cells if c.answered and c.stale),
+        skipped_unanswered=left_out.unanswered,
+        skipped_stale=left_out.stale,
         private=private,
         with_images=images,
         skipped_unlicensed=skipped,

@@ -19,11 +19,12 @@ import itertools
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from labeler.export.rows import Row, public_number
 from labeler.lexicon import Lexicon, LexiconRow
 from labeler.prompts import CONDITIONS
-from labeler.results import ItemFlags, ItemLexicons, ScoredCell, key_names
+from labeler.results import CellColumns, ItemFlags, ItemLexicons, key_names
 from labeler.scoring import score_names
 from labeler.scoring.fingerprint import prints
 from labeler.store import Item, KeyEntry, Project
@@ -112,16 +113,27 @@ def printed_with(entries: Sequence[KeyEntry]) -> tuple[dict[str, list[str]], dic
     return alternatives, {n: "; ".join(v) for n, v in notes.items()}
 
 
-def mean_f1(cells: Iterable[ScoredCell]) -> dict[str, float | None]:
-    """Per condition, the mean F1 over models (fixed summation order, so re-exports match)."""
+def mean_f1(scored: Iterable[tuple[str, str, float]]) -> dict[str, float | None]:
+    """Per condition, the mean F1 over models of ``(model, condition, f1)`` cells (fixed
+    summation order, so re-exports match)."""
     by_condition: dict[str, list[tuple[str, float]]] = defaultdict(list)
-    for c in cells:
-        by_condition[c.condition].append((c.model, c.f1))
+    for model, condition, f1 in scored:
+        by_condition[condition].append((model, f1))
     out: dict[str, float | None] = {}
     for condition in CONDITIONS:
         values = sorted(by_condition.get(condition, ()))
         out[condition] = math.fsum(f1 for _, f1 in values) / len(values) if values else None
     return out
+
+
+@dataclass(frozen=True)
+class ItemCells:
+    """An item's published cells as its row reads them: ``(model, condition, f1)`` each,
+    every answer's predicted names and the key's class count (None: no answer)."""
+
+    scored: list[tuple[str, str, float]]
+    predicted: list[tuple[str, ...]]
+    n_key: int | None
 
 
 def item_row(
@@ -130,7 +142,7 @@ def item_row(
     entries: Sequence[KeyEntry],
     terms: LexiconTerms,
     lexicon: Lexicon,
-    cells: Sequence[ScoredCell],
+    cells: ItemCells,
     flags: ItemFlags,
 ) -> Row:
     """The published row of one item (no source, page, clip or internal id)."""
@@ -142,50 +154,59 @@ def item_row(
         "tier": item.tier,
         "pattern": item.pattern,
         # every scored cell of the item has its key's class count; unanswered items score one
-        "n_key": cells[0].n_key if cells else score_names([], names, lexicon).n_key,
+        "n_key": cells.n_key if cells.n_key is not None else score_names([], names, lexicon).n_key,
         "key_names": names,
         "markers": markers(entries),
         "synonyms": {n: terms.synonyms(n) for n in names},
         "alternatives": alternatives,
         "key_notes": notes,
         "distinct": {n: terms.distinct(n) for n in names},
-        "lexicon": terms.relevant_rows(_answered(names, cells)),
+        "lexicon": terms.relevant_rows(_answered(names, cells.predicted)),
         "unsolved_core": flags.unsolved_core,
         "recitable": flags.recitable,
-        "mean_f1": mean_f1(cells),
+        "mean_f1": mean_f1(cells.scored),
     }
 
 
-def _answered(names: Iterable[str], cells: Sequence[ScoredCell]) -> set[str]:
+def _answered(names: Iterable[str], predicted: Iterable[tuple[str, ...]]) -> set[str]:
     """``names`` and every name the item's answers gave, once each (one C-level pass)."""
-    return {*names, *itertools.chain.from_iterable(c.predicted_names for c in cells)}
+    return {*names, *itertools.chain.from_iterable(predicted)}
 
 
 def item_rows(
     project: Project,
     items: Sequence[Item],
-    cells: Sequence[ScoredCell],
+    cells: CellColumns,
+    positions: Iterable[int],
     public_ids: Mapping[str, str],
+    flags: Mapping[str, ItemFlags],
 ) -> list[Row]:
-    """Rows for ``items`` in public-number order; flags come from the scored cells."""
-    keys = project.items.keys()
-    by_item: dict[str, list[ScoredCell]] = defaultdict(list)
-    for c in cells:
-        by_item[c.item_id].append(c)
+    """Rows for ``items`` in public-number order from the cells at ``positions`` of
+    ``cells`` (:func:`labeler.results.cell_columns`); ``flags`` are the items' card flags."""
+    keys = cells.keys
+    by_item: dict[str, ItemCells] = {}
+    for k in positions:
+        item_id = cells.item_id[k]
+        mine = by_item.get(item_id)
+        if mine is None:
+            mine = by_item[item_id] = ItemCells([], [], cells.n_key[k])
+        mine.scored.append((cells.model[k], cells.condition[k], cells.f1[k]))
+        mine.predicted.append(cells.predicted_names[k])
     unrun = ItemFlags(unsolved_core=True, recitable=False)
+    nothing = ItemCells([], [], None)
     lexicons = ItemLexicons(project, keys)  # the lexicon is read once per export
     shared = LexiconTerms(lexicons.base)
     rows = []
     for item in items:
-        mine = by_item.get(item.id, [])
-        flags = ItemFlags(mine[0].unsolved_core, mine[0].recitable) if mine else unrun
+        mine = by_item.get(item.id, nothing)
+        found = flags.get(item.id, unrun) if mine.scored else unrun
         entries = keys.get(item.id, [])
         extra = lexicons.extra(item.id)
         terms = shared
         if extra:  # terms of just the rows that bear on the item: never the whole lexicon again
-            names = _answered(key_names(entries), mine)
+            names = _answered(key_names(entries), mine.predicted)
             reaching = prints(lexicons.base).rows_reaching(names, extra)
             terms = LexiconTerms(Lexicon(reaching).with_rows(extra))
         lexicon = lexicons.lexicon(item.id)
-        rows.append(item_row(item, public_ids[item.id], entries, terms, lexicon, mine, flags))
+        rows.append(item_row(item, public_ids[item.id], entries, terms, lexicon, mine, found))
     return sorted(rows, key=lambda r: public_number(r["item_id"]))

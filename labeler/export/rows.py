@@ -14,7 +14,7 @@ from typing import Any
 
 from labeler.export.schema import SLOT_FIELD
 from labeler.prompts import ALL_CONDITIONS
-from labeler.results import ScoredCell
+from labeler.results import CellColumns, ItemFlags
 
 Row = dict[str, Any]
 #: Rows made, checked and written at a time: enough that per-batch work is C-level passes,
@@ -22,37 +22,20 @@ Row = dict[str, Any]
 BATCH_ROWS = 2000
 
 
-def result_row(cell: ScoredCell, public_id: str) -> Row:
-    """The published row of one scored cell (the internal id never appears)."""
-    score = cell.score  # read once: this runs for every published row
-    return {
-        "item_id": public_id,
-        "model": cell.model,
-        "condition": cell.condition,
-        "f1": float(cell.f1),
-        "precision": float(score.precision),
-        "recall": float(score.recall),
-        "n_pred": int(score.n_pred),
-        "n_key": int(score.n_key),
-        "predicted_names": list(cell.predicted_names),
-        "key_names": list(cell.key_names),
-        "subject": cell.subject,
-        "tier": cell.tier,
-        "unsolved_core": bool(cell.unsolved_core),
-        "recitable": bool(cell.recitable),
-        "parse_ok": bool(cell.parse_ok),
-    }
-
-
 def result_batches(
-    cells: Iterable[ScoredCell],
+    cells: CellColumns,
+    positions: Iterable[int],
     public_ids: Mapping[str, str],
+    flags: Mapping[str, ItemFlags],
     slot_accuracy: Mapping[int, float] | None = None,
     size: int = BATCH_ROWS,
 ) -> Iterator[list[Row]]:
-    """Rows for ``cells`` whose item has a public id, in publication order, ``size`` at a time.
+    """Rows for the cells at ``positions`` of ``cells`` whose item has a public id, in
+    publication order, ``size`` at a time (the internal id never appears).
 
-    The cells are put in order first (a key per cell); each row is made when its batch is
+    Rows are made straight from the columns (:func:`labeler.results.cell_columns`), with
+    ``flags`` the items' card flags (:meth:`~labeler.results.CellSummaries.flags`). The
+    positions are put in order first (a key per cell); each row is made when its batch is
     asked for, so a caller that writes and drops each batch never holds the rows of the
     whole export. With ``slot_accuracy`` (response id → accuracy; an export with
     ``--include-slots``) every row gets the ``slot_accuracy`` field, null outside the slot
@@ -61,15 +44,43 @@ def result_batches(
     number = {item: public_number(pid) for item, pid in public_ids.items()}
     rank = {c: n for n, c in enumerate(ALL_CONDITIONS)}
     last = len(ALL_CONDITIONS)
+    item_id, model, condition = cells.item_id, cells.model, cells.condition
     ordered = sorted(
-        (c for c in cells if c.item_id in number),
-        key=lambda c: (number[c.item_id], c.model, rank.get(c.condition, last)),
+        (k for k in positions if item_id[k] in number),
+        key=lambda k: (number[item_id[k]], model[k], rank.get(condition[k], last)),
     )
+    f1, precision, recall, parse_ok = cells.f1, cells.precision, cells.recall, cells.parse_ok
+    n_pred, n_key, predicted = cells.n_pred, cells.n_key, cells.predicted_names
+    items, key_names = cells.items, cells.key_names
+    unflagged = ItemFlags(unsolved_core=True, recitable=False)
     for start in range(0, len(ordered), size):
-        rows = [result_row(c, public_ids[c.item_id]) for c in ordered[start : start + size]]
+        part = ordered[start : start + size]
+        rows = []
+        for k in part:  # this runs for every published row: columns read by position
+            item = item_id[k]
+            about, f = items[item], flags.get(item, unflagged)
+            rows.append(
+                {
+                    "item_id": public_ids[item],
+                    "model": model[k],
+                    "condition": condition[k],
+                    "f1": float(f1[k]),
+                    "precision": float(precision[k]),
+                    "recall": float(recall[k]),
+                    "n_pred": int(n_pred[k]),
+                    "n_key": int(n_key[k]),
+                    "predicted_names": list(predicted[k]),
+                    "key_names": list(key_names[item]),
+                    "subject": about.subject,
+                    "tier": about.tier,
+                    "unsolved_core": bool(f.unsolved_core),
+                    "recitable": bool(f.recitable),
+                    "parse_ok": bool(parse_ok[k]),
+                }
+            )
         if slot_accuracy is not None:
-            for row, c in zip(rows, ordered[start : start + size], strict=True):
-                row[SLOT_FIELD.name] = slot_accuracy.get(c.response_id)
+            for row, k in zip(rows, part, strict=True):
+                row[SLOT_FIELD.name] = slot_accuracy.get(cells.response_id[k])
         yield rows
 
 

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 
-from labeler.results import ScoredCell
 from labeler.store import Project
 
 PRIVATE_SETTINGS = frozenset({"base_url"})
@@ -29,10 +28,10 @@ class DecodeSetting:
     n_responses: int
 
 
-def decode_settings(project: Project, cells: Sequence[ScoredCell]) -> list[DecodeSetting]:
-    """Per model, every distinct stored settings set among ``cells``' responses, sorted."""
+def decode_settings(project: Project, response_ids: Iterable[int]) -> list[DecodeSetting]:
+    """Per model, every distinct stored settings set among the given responses, sorted."""
     counts: Counter[tuple[str, tuple[tuple[str, str], ...]]] = Counter()
-    stored = project.responses.settings_counts(sorted({c.response_id for c in cells}))
+    stored = project.responses.settings_counts(sorted(set(response_ids)))
     for (model, settings_json), n in stored.items():  # one parse per distinct stored set
         shown = sorted((k, json.dumps(v)) for k, v in json.loads(settings_json).items())
         counts[(model, tuple(kv for kv in shown if kv[0] not in PRIVATE_SETTINGS))] += n

@@ -121,17 +121,20 @@ class ScoreCacheTable:
         out.sort(key=lambda c: c.id)
         return out
 
-    def summary_rows(self, rules: str) -> list[Sequence[Any]]:
+    def summary_rows(self, rules: str, *, with_result: bool = False) -> list[Sequence[Any]]:
         """Every cell's latest answer as a plain tuple of :data:`SUMMARY_COLUMNS`, unordered.
 
         What a matrix or a leaderboard shows and what judging the cached row needs, and
         nothing else: no result JSON, no labels, no raw text, no row objects. The cached
-        columns are NULL where nothing is cached under ``rules``.
+        columns are NULL where nothing is cached under ``rules``. ``with_result`` adds the
+        cached ``result_json`` as a last column, for a reader that publishes the names
+        (the export, ``labeler report``).
         """
+        result = ", c.result_json" if with_result else ""
         rows = self.db.execute(
             "SELECT r.id, r.item_id, r.model, r.condition, r.status, r.parse_ok,"
             " r.asked_subject, r.asked_image, c.key_fp, c.lexicon_state, c.f1,"
-            " c.name_precision, c.name_recall, c.marker_accuracy, c.markers_json"
+            f" c.name_precision, c.name_recall, c.marker_accuracy, c.markers_json{result}"
             " FROM responses r"
             " JOIN (SELECT MAX(id) AS id FROM responses GROUP BY item_id, model, condition)"
             " last ON r.id = last.id"

@@ -86,9 +86,11 @@ def test_report_reads_the_projects_cells_once_with_slot_answers_among_them(
     tmp_path, monkeypatch, capsys
 ):
     """Scoring the slot answers from the report's own cells, not a second read of every cell
-    (at 100k answers a read is most of the report's time)."""
+    (at 100k answers a read is most of the report's time): one query of the cells' columns,
+    no scored-cell objects."""
     import labeler.results
     from labeler.cli import main
+    from labeler.store.score_cache import ScoreCacheTable
 
     folder = tmp_path / "p"
     with Project.create(folder) as project:
@@ -98,14 +100,19 @@ def test_report_reads_the_projects_cells_once_with_slot_answers_among_them(
             )
             project.responses.record(labelled(f"cell-{n}", "told", [("nucleus", "centre")]))
             project.responses.record(labelled(f"cell-{n}", "slots", [("nucleus", "1")]))
-    reads = []
-    real = labeler.results.load_results
+    reads, loads = [], []
+    real = ScoreCacheTable.summary_rows
 
-    def counting(project, item_ids=None):
-        reads.append(item_ids)
-        return real(project, item_ids)
+    def counting(self, rules, **options):
+        reads.append(options)
+        return real(self, rules, **options)
 
-    monkeypatch.setattr(labeler.results, "load_results", counting)
+    def loading(project, item_ids=None):
+        loads.append(item_ids)
+        raise AssertionError("the report reads columns, not scored cells")
+
+    monkeypatch.setattr(ScoreCacheTable, "summary_rows", counting)
+    monkeypatch.setattr(labeler.results, "load_results", loading)
     assert main(["report", str(folder)]) == 0
-    assert reads == [None]
+    assert reads == [{"with_result": True}] and loads == []
     assert "| m/a | — | 100.0% |" in capsys.readouterr().out

@@ -8,7 +8,7 @@ row away.
 
 from labeler.export.ids import preview_public_ids
 from labeler.export.items import LexiconTerms, item_rows
-from labeler.results import counted_results, project_lexicon
+from labeler.results import cell_columns, project_lexicon
 from labeler.store import KeyEntry, NewItem, Project
 from tests.results.test_score_cache import record
 
@@ -33,9 +33,10 @@ def test_an_items_own_rows_give_the_rows_the_whole_lexicon_gives(tmp_path):
         )
         project.lexicon.add("bicuspid valve", "left AV valve", item_id=item.id)
         record(project, item.id, "lab/a", "told", [("aorta", None)])
-        cells = counted_results(project)
+        cells = cell_columns(project)
+        counted = [k for k, n in enumerate(cells.counts) if n]
         public = preview_public_ids(project, [item.id])
-        (row,) = item_rows(project, [item], cells, public)
+        (row,) = item_rows(project, [item], cells, counted, public, cells.flags())
         whole = LexiconTerms(project_lexicon(project, item.id))
         names = ["Mitral valve", "Aorta"]
         assert row["synonyms"] == {n: whole.synonyms(n) for n in names}

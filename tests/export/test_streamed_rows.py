@@ -19,7 +19,7 @@ from labeler.export.exporter import export_project
 from labeler.export.ids import stored_public_ids
 from labeler.export.rows import result_batches
 from labeler.export.validate import ResultsCheck, validate_items, validate_results
-from labeler.results import load_results
+from labeler.results import cell_columns
 from tests.export.export_fixtures import MODELS, SOURCE_TITLE, answer
 
 
@@ -62,11 +62,14 @@ def test_batches_report_what_one_pass_over_the_file_reports(project, tmp_path):
 
 
 def test_result_batches_are_the_rows_in_order_however_they_are_cut(project):
-    cells = [c for c in load_results(project) if c.counts]
-    public = {c.item_id: f"NALANDA-{n}" for n, c in enumerate(cells, start=1)}
-    whole = [r for batch in result_batches(cells, public) for r in batch]
-    for size in (1, 3, len(cells)):
-        batches = list(result_batches(cells, public, size=size))
+    cells = cell_columns(project)
+    counted = [k for k, n in enumerate(cells.counts) if n]
+    public = {i: f"NALANDA-{n}" for n, i in enumerate(dict.fromkeys(cells.item_id), start=1)}
+    flags = cells.flags()
+    whole = [r for batch in result_batches(cells, counted, public, flags) for r in batch]
+    assert len(whole) == len(counted) > 3
+    for size in (1, 3, len(counted)):
+        batches = list(result_batches(cells, counted, public, flags, size=size))
         assert all(len(b) <= size for b in batches)
         assert [r for b in batches for r in b] == whole
     keys = [(int(r["item_id"].split("-")[1]), r["model"]) for r in whole]

@@ -14,8 +14,15 @@ import pytest
 
 from labeler import results, review
 from labeler.prompts import CONDITIONS
-from labeler.results import cell_summaries, counted_results, load_results, results_frame
-from labeler.scoring import scoring_version
+from labeler.results import (
+    CellColumns,
+    cell_columns,
+    cell_summaries,
+    counted_results,
+    load_results,
+    results_frame,
+)
+from labeler.scoring import Match, NameScore, scoring_version
 from labeler.store import KeyEntry, NewItem, NewResponse, Project
 from labeler.store.score_cache import CachedScore
 from tests.conftest import use_postgres
@@ -92,11 +99,17 @@ def project(tmp_path, engine):
         yield project
 
 
-def assert_same(project, item_ids=None):
-    """The summaries first (they meet the edit), then the full results, cell by cell."""
-    summaries = cell_summaries(project, item_ids)
+def check(project, item_ids=None, read=cell_summaries):
+    """The summaries (or ``read``'s columns) first: they meet the edit; then the full
+    results, cell by cell."""
+    summaries = read(project, item_ids)
     full = load_results(project, item_ids)
     assert len(summaries) == len(full) > 0
+    if isinstance(summaries, CellColumns):  # what a published row carries, too
+        assert summaries.predicted_names == [c.predicted_names for c in full]
+        assert summaries.n_pred == [c.n_pred for c in full]
+        assert summaries.n_key == [c.n_key for c in full]
+        assert {c.item_id: c.key_names for c in full}.items() <= summaries.key_names.items()
     assert summaries.response_id == [c.response_id for c in full]
     for name in ("item_id", "model", "condition", "status", "parse_ok", "stale", "f1"):
         assert getattr(summaries, name) == [getattr(c, name) for c in full], name
@@ -123,39 +136,44 @@ def assert_same(project, item_ids=None):
     return summaries
 
 
-def test_the_two_paths_agree_through_every_kind_of_edit(project):
-    first = assert_same(project)  # nothing cached yet: the summaries score every cell
+@pytest.fixture(params=["summaries", "columns"])
+def read(request):
+    return {"summaries": cell_summaries, "columns": cell_columns}[request.param]
+
+
+def test_the_two_paths_agree_through_every_kind_of_edit(project, read):
+    first = check(project, read=read)  # nothing cached yet: the summaries score every cell
     assert project.score_cache.count(scoring_version()) == len(first) == 3 * 3 * len(ASKED)
     assert first.status.count("api_error") == 1 and first.counts.count(False) == 1
 
     project.lexicon.add("stoma", "leaf pore")  # a lexicon edit: the leaf's cells gain a match
-    after = assert_same(project)
+    after = check(project, read=read)
     leaf = [f for i, f in zip(after.item_id, after.f1, strict=True) if i == "leaf"]
     before = [f for i, f in zip(first.item_id, first.f1, strict=True) if i == "leaf"]
     assert min(leaf) > max(before)
 
     project.items.set_key("leaf", [KeyEntry("Stoma"), KeyEntry("Phloem")])  # a key edit
-    edited = assert_same(project)
+    edited = check(project, read=read)
     assert 1.0 in [f for i, f in zip(edited.item_id, edited.f1, strict=True) if i == "leaf"]
 
     project.lexicon.add("aorta", "bicuspid valve", relation="distinct", item_id="heart")
-    assert_same(project)  # an item's own row
+    check(project, read=read)  # an item's own row
 
     review.override(project, "heart", "lab/a", "told", 0.75, "the valve is named", "ana")
-    assert 0.75 in assert_same(project).override
+    assert 0.75 in check(project, read=read).override
 
     project.items.update("cell", subject="plant cell")  # its answers are now stale
-    stale = assert_same(project)
+    stale = check(project, read=read)
     assert {i for i, s in zip(stale.item_id, stale.stale, strict=True) if s} == {"cell"}
 
     record(project, "heart", "lab/b", "no-image", [("aorta", None)])  # a newer answer
-    assert_same(project)
-    assert_same(project, item_ids=["heart", "leaf"])
+    check(project, read=read)
+    check(project, ["heart", "leaf"], read)
 
 
 def test_rows_not_to_trust_are_resolved_not_read(project):
     rules = scoring_version()
-    truth = assert_same(project)
+    truth = check(project)
     ids = truth.response_id
     # a row written for another key, with a made-up score, and a row from before the
     # summary columns (migration 14): neither may be read as it stands
@@ -169,7 +187,7 @@ def test_rows_not_to_trust_are_resolved_not_read(project):
     # lexicon fingerprints and overrides, none of which moved) gives what it read
     assert cell_summaries(project).f1 == truth.f1
     results._SUMMARIES.clear()  # a fresh process reads the rows, and must not trust them
-    again = assert_same(project)
+    again = check(project)
     assert again.f1 == truth.f1 and again.precision == truth.precision
     restored = {r[0]: r for r in project.score_cache.summary_rows(rules)}
     assert restored[ids[1]][11] == truth.precision[1]  # stored again in full
@@ -184,3 +202,14 @@ def test_an_empty_project_has_no_summaries(tmp_path, engine):
         assert list(summaries.frame(CONDITIONS).columns) == [
             "item_id", "model", "condition", "f1", "marker_accuracy"
         ]  # fmt: skip
+
+
+def test_columns_name_the_cached_results_whatever_their_layout():
+    """The names a published row carries are scanned from the result's leading fields; a
+    result laid out otherwise is parsed whole, to the same values."""
+    score = NameScore(0.5, 1.0, 0.25, 2, 4, [Match("aorta", "Aorta", "exact")], [], ["Apex"])
+    result = results._Result(("aorta", "left ventricle"), ("Aorta", "Apex"), score, None, ())
+    encoded = results._encode(result)
+    shuffled = '{"s": [0.5, 1.0, 0.25, 2, 4], "m": [], "p": ["aorta", "left ventricle"]}'
+    expected = (("aorta", "left ventricle"), 2, 4)
+    assert results._published(encoded) == results._published(shuffled) == expected

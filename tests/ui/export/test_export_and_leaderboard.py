@@ -158,14 +158,14 @@ def test_cancel_stops_an_export_before_it_writes_and_says_so(dialog, qtbot, tmp_
     import labeler.export.exporter as exporter
 
     scoring, go_on = threading.Event(), threading.Event()
-    real = exporter.load_results
+    real = exporter.cell_columns
 
     def slow_scoring(*args, **kwargs):  # holds the export at its scoring step
         scoring.set()
         go_on.wait(20)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(exporter, "load_results", slow_scoring)
+    monkeypatch.setattr(exporter, "cell_columns", slow_scoring)
     out = tmp_path / "out"
     dialog.folder.setText(str(out))
     qtbot.mouseClick(dialog.export_button, Qt.MouseButton.LeftButton)
