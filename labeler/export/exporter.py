@@ -197,6 +197,7 @@ class _Built:
     audit_rows: int | None  # None unless --private
 
 
+@collector_paused()  # a bulk pass over every cell: see labeler.scoring.bulk
 def _build(
     project: Project,
     items: list[Item],
@@ -208,20 +209,6 @@ def _build(
     out: Staging,
 ) -> _Built:
     """Every file of the export, validated, written to ``out`` (ExportError on a problem)."""
-    with collector_paused():  # a bulk pass over every cell: see labeler.scoring.bulk
-        return _build_files(project, items, cells, public, private, with_images, include_slots, out)
-
-
-def _build_files(
-    project: Project,
-    items: list[Item],
-    cells: CellColumns,
-    public: dict[str, str],
-    private: bool,
-    with_images: bool,
-    include_slots: bool,
-    out: Staging,
-) -> _Built:
     # positions in the columns of the cells that count (labeler.results.answer_counts)
     counted = [k for k, n in enumerate(cells.counts) if n]
     card = [k for k in counted if cells.condition[k] in CONDITIONS]
