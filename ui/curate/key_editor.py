@@ -260,13 +260,15 @@ class KeyEditor(QWidget):
         """Marker, alternatives and note get a share of the table (as wide as their headings
         when there is room); in a narrow panel (a 1024 px window) they shrink to short
         headings (the tooltips have the whole ones), so the name column keeps the rest, and a
-        name longer than that wraps."""
+        name longer than that wraps. A column is never narrower than its longest word (up to a
+        third of the table): a note wraps between words, it is not cut to "memb"."""
         width = max(self.table.viewport().width(), 1)
         header = self.table.horizontalHeader()
         metrics = header.fontMetrics()
         shares = ((MARKER, 9, 56, 30), (ALTERNATIVES, 5, 96, 44), (NOTE, 7, 64, 42))
+        words = {c: min(self._longest_word(c), width // 3) for c, *_ in shares}
         roomy = {
-            c: max(heading(metrics, COLUMNS[c]), min(most, width // share))
+            c: max(heading(metrics, COLUMNS[c]), min(most, width // share), words[c])
             for c, share, most, _ in shares
         }
         names = [metrics.horizontalAdvance(e.name) + 16 for e in self.model.entries]
@@ -275,7 +277,15 @@ class KeyEditor(QWidget):
             self.model.short_headings = narrow
             self.model.headerDataChanged.emit(Qt.Orientation.Horizontal, MARKER, NOTE)
         for column, share, _, least in shares:
-            header.resizeSection(column, max(least, width // share) if narrow else roomy[column])
+            fit = max(least, width // share, words[column])
+            header.resizeSection(column, fit if narrow else roomy[column])
+
+    def _longest_word(self, column: int) -> int:
+        """The width the longest word in ``column`` needs, padding included (0: empty)."""
+        metrics = self.table.fontMetrics()
+        texts = (self.model.index(row, column).data() for row in range(self.model.rowCount()))
+        widths = [metrics.horizontalAdvance(w) for text in texts for w in str(text or "").split()]
+        return max(widths) + 12 if widths else 0
 
     # -- row tools ------------------------------------------------------------------
 

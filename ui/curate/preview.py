@@ -16,12 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QAction, QBrush, QColor, QFont, QKeySequence, QPixmap
+from PySide6.QtGui import QAction, QBrush, QColor, QFont, QKeySequence, QPixmap, QResizeEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
     QCheckBox,
     QDoubleSpinBox,
     QGraphicsItem,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
     QSizePolicy,
@@ -136,7 +137,7 @@ class ErasePreview(QWidget):
         self.show_boxes.toggled.connect(lambda _: self._draw_overlays())
         self.method_label = QLabel("", self)
         self.method_label.setStyleSheet("color: palette(placeholder-text);")
-        # a narrow pane clips the summary (its tooltip has it whole), never the zoom row
+        # a pane narrower than the summary's own line clips its end (the tooltip has it whole)
         self.method_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.empty = QLabel("Choose a region on a page, or an item, to see its erasure here.", self)
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -156,12 +157,17 @@ class ErasePreview(QWidget):
         self.attribution.setStyleSheet("color: palette(placeholder-text); font-size: 11px;")
         self.attribution.hide()
         layout.addWidget(self.attribution)
-        status = QHBoxLayout()
-        status.setContentsMargins(8, 2, 8, 4)
-        status.addWidget(self.method_label, 1)
-        status.addWidget(self.zoom)
-        status.addWidget(self.show_boxes)
-        layout.addLayout(status)
+        # the zoom row; the summary sits at its left, or on a line of its own above it when the
+        # pane is too narrow for both (a 1024 px window), so "8 labels" is never cut to "8 labe"
+        self.footer = QGridLayout()
+        self.footer.setContentsMargins(8, 2, 8, 4)
+        self.footer.setHorizontalSpacing(6)
+        self.footer.setVerticalSpacing(0)
+        self.footer.setColumnStretch(0, 1)
+        self.footer.addWidget(self.zoom, 1, 1)
+        self.footer.addWidget(self.show_boxes, 1, 2)
+        self.footer.addWidget(self.method_label, 1, 0)
+        layout.addLayout(self.footer)
         self.set_figure(None)
         self._tool_changed()
 
@@ -233,8 +239,30 @@ class ErasePreview(QWidget):
         # the short form fits a narrow pane beside the zoom row; the tooltip has it all
         self.method_label.setText(f"{count} · {figure.method}" if figure.method else count)
         self.method_label.setToolTip(summary)
+        self._place_summary()
         if refit:
             self.canvas.request_fit()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """Move the summary above the zoom row when the pane gets too narrow for both."""
+        super().resizeEvent(event)
+        self._place_summary()
+
+    def _place_summary(self) -> None:
+        left, _, right, _ = self.footer.getContentsMargins()
+        text = self.method_label.fontMetrics().horizontalAdvance(self.method_label.text())
+        spacing = 2 * self.footer.horizontalSpacing()
+        beside = self.zoom.sizeHint().width() + self.show_boxes.sizeHint().width() + spacing
+        own_line = left + text + beside + right > self.width()
+        if own_line == (
+            self.footer.getItemPosition(self.footer.indexOf(self.method_label))[0] == 0
+        ):
+            return
+        self.footer.removeWidget(self.method_label)
+        if own_line:
+            self.footer.addWidget(self.method_label, 0, 0, 1, 3)
+        else:
+            self.footer.addWidget(self.method_label, 1, 0)
 
     def set_attribution(self, text: str) -> None:
         """Show the figure's credit line under it (empty: none to show)."""
