@@ -23,6 +23,8 @@ from ui.theme import apply_theme, palette
 
 #: WCAG 2.1 §1.4.11: a control's boundary needs 3:1 against what is next to it.
 NON_TEXT_CONTRAST = 3.0
+#: and text 4.5:1 (§1.4.3).
+TEXT_CONTRAST = 4.5
 
 
 def _luminance(colour: QColor) -> float:

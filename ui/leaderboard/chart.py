@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QFont, QPainter, QPalette, QPen
+from PySide6.QtGui import QPainter, QPalette, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from ui.leaderboard.compute import ModelRow
@@ -19,7 +19,8 @@ from ui.review.style import tone
 
 BAR = 16
 GAP = 10
-LEGEND = 28
+LEGEND_LINE = 20  # one line of the legend; it wraps to a second in a narrow pane (1024 px)
+LEGEND = ("recited (no-image F1)", "grounded (told − no-image)")
 
 
 class GroundingChart(QWidget):
@@ -36,10 +37,40 @@ class GroundingChart(QWidget):
         self.update()
 
     def sizeHint(self) -> QSize:
-        return QSize(520, LEGEND + 30 + len(self.rows) * (BAR + GAP))
+        return QSize(520, self._height(520))
 
     def minimumSizeHint(self) -> QSize:
-        return QSize(320, LEGEND + 30 + len(self.rows) * (BAR + GAP))
+        return QSize(320, self._height(320))
+
+    def hasHeightForWidth(self) -> bool:
+        return True
+
+    def heightForWidth(self, width: int) -> int:
+        return self._height(width)
+
+    def _height(self, width: int) -> int:
+        return self._legend_height(width) + 30 + len(self.rows) * (BAR + GAP)
+
+    def legend_layout(self, width: int | None = None) -> list[tuple[QRectF, QRectF, str]]:
+        """(swatch, text rect, label) per legend entry: side by side while they fit in
+        ``width`` (default: the widget's), else each on its own line, never cut."""
+        width = self.width() if width is None else width
+        metrics = self.fontMetrics()
+        x, y, placed = 8.0, 4.0, []
+        for label in LEGEND:
+            text_w = metrics.horizontalAdvance(label) + 4
+            if placed and x + 18 + text_w > width:
+                x, y = 8.0, y + LEGEND_LINE
+            placed.append((QRectF(x, y + 4, 12, 12), QRectF(x + 18, y, text_w, 20), label))
+            x += text_w + 28
+        return placed
+
+    def _legend_height(self, width: int) -> int:
+        return int(self.legend_layout(width)[-1][1].bottom()) + 4
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.updateGeometry()  # the legend may have wrapped or unwrapped
 
     def paintEvent(self, event) -> None:
         painter = QPainter(self)
@@ -56,14 +87,17 @@ class GroundingChart(QWidget):
         names = [r.model.rsplit("/", 1)[-1] for r in self.rows]
         label_w = min(220, max(metrics.horizontalAdvance(n) for n in names) + 12)
         left, right = label_w, self.width() - 64
-        top = LEGEND + 8
+        top = self._legend_height(self.width()) + 8
         scale = (right - left) / 100.0
         axis = QPen(palette.color(QPalette.ColorRole.Mid))
-        painter.setPen(axis)
+        # the scale's numbers are text: the grid's faint colour made them vanish on dark
+        scale_text = QPen(palette.color(QPalette.ColorRole.PlaceholderText))
         for tick in range(0, 101, 25):
             x = left + tick * scale
             bottom = top + len(self.rows) * (BAR + GAP)
+            painter.setPen(axis)
             painter.drawLine(int(x), top - 4, int(x), bottom)
+            painter.setPen(scale_text)
             painter.drawText(
                 QRectF(x - 20, bottom, 40, 16), Qt.AlignmentFlag.AlignCenter, f"{tick}"
             )
@@ -96,17 +130,11 @@ class GroundingChart(QWidget):
             )
 
     def _legend(self, painter: QPainter, recited, grounded, text) -> None:
-        font = QFont(self.font())
-        painter.setFont(font)
-        x = 8
-        for color, label in (
-            (recited, "recited (no-image F1)"),
-            (grounded, "grounded (told − no-image)"),
+        for (swatch, where, label), color in zip(
+            self.legend_layout(), (recited, grounded), strict=True
         ):
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(color)
-            painter.drawRect(QRectF(x, 8, 12, 12))
+            painter.drawRect(swatch)
             painter.setPen(text)
-            width = painter.fontMetrics().horizontalAdvance(label)
-            painter.drawText(QRectF(x + 18, 4, width + 4, 20), Qt.AlignmentFlag.AlignVCenter, label)
-            x += width + 32
+            painter.drawText(where, Qt.AlignmentFlag.AlignVCenter, label)

@@ -269,7 +269,8 @@ class LeaderboardView(QWidget):
         if self.slots_box.isVisible():  # the slot table's header, rows and title
             slot_rows = sum(self.slots.rowHeight(r) for r in range(self.slots.rowCount()))
             needed += 48 + slot_rows + bar
-        needed = max(needed, self.chart.sizeHint().height()) + 48  # group box title, margins
+        chart = self.chart.heightForWidth(self.chart.width() or self.chart.sizeHint().width())
+        needed = max(needed, chart) + 48  # group box title, margins
         total = sum(self.body.sizes())
         if total > 0:
             top = min(max(needed, 160), total * 2 // 3)
