@@ -95,7 +95,7 @@ class SuggestionsModel(QAbstractTableModel):
     """Ranked suggestions; the last two columns are one-click actions."""
 
     HEADERS = ("Model wrote", "Key name", "Similar", "Models", "Answers", "", "")
-    SAME, DISTINCT = 5, 6
+    MODELS, ANSWERS, SAME, DISTINCT = 3, 4, 5, 6
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -144,7 +144,7 @@ class SuggestionsModel(QAbstractTableModel):
                 )
             if column == self.DISTINCT:
                 return f"Record “{s.pred}” as distinct from “{s.key}”"
-            return f"Written by: {', '.join(s.models)}\nItems: {s.n_items}"
+            return f"Written by: {', '.join(s.models)}\nItems: {s.n_items} · answers: {s.n_answers}"
         return None
 
     def headerData(self, section: int, orientation, role: int = Qt.ItemDataRole.DisplayRole):

@@ -70,6 +70,30 @@ class ActionDelegate(QStyledItemDelegate):
         painter.restore()
 
 
+#: The least width of a name column of the suggestions; below it, the counts make room.
+NAME_LEAST = 96
+NUMBER_WIDTH, BUTTON_WIDTH = 64, 78  # Similar, Models, Answers; Same, Distinct
+
+
+class SuggestionsTable(QTableView):
+    """The suggestions, whose Same / Distinct buttons are always in view.
+
+    In a narrow pane (a 1024 px window) the Models and Answers counts step aside (the row's
+    tooltip has them) before a name is squeezed below :data:`NAME_LEAST` or the buttons are
+    scrolled out of sight.
+    """
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.fit_columns()
+
+    def fit_columns(self) -> None:
+        """Hide the two counts when showing them would leave a name less than its least."""
+        narrow = self.viewport().width() - 3 * NUMBER_WIDTH - 2 * BUTTON_WIDTH < 2 * NAME_LEAST
+        for column in (SuggestionsModel.MODELS, SuggestionsModel.ANSWERS):
+            self.setColumnHidden(column, narrow)
+
+
 class LexiconView(QWidget):
     """The Lexicon screen."""
 
@@ -109,15 +133,15 @@ class LexiconView(QWidget):
         self.relation.addItem("same", "same")
         self.relation.addItem("distinct", "distinct")
         add = QPushButton("Add")
-        remove = QPushButton("Remove selected")
+        remove = QPushButton("Remove")
         remove.setToolTip("Remove the selected rows (Delete)")
         import_csv = QPushButton("Import CSV…")
         export_csv = QPushButton("Export CSV…")
-        starter = QPushButton("Add starter biology lexicon")
+        starter = QPushButton("Add starter lexicon")
         starter.setToolTip("Merge the biology synonyms and distinct pairs shipped with Labeler")
 
         self.suggestions_model = SuggestionsModel(self)
-        self.suggestions = QTableView()
+        self.suggestions = SuggestionsTable()
         self.suggestions.setModel(self.suggestions_model)
         self.suggestions.verticalHeader().hide()
         self.suggestions.setShowGrid(False)
@@ -132,7 +156,7 @@ class LexiconView(QWidget):
         sheader.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         for column in range(2, 7):
             sheader.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
-            sheader.resizeSection(column, 64 if column < 5 else 78)
+            sheader.resizeSection(column, NUMBER_WIDTH if column < 5 else BUTTON_WIDTH)
         self.suggestion_status = QLabel()
         refresh = QPushButton("Refresh")
 
@@ -144,10 +168,10 @@ class LexiconView(QWidget):
         form.addWidget(self.synonym, 2)
         form.addWidget(self.relation)
         form.addWidget(add)
-        files = QHBoxLayout()
+        files = QHBoxLayout()  # short words: the row fits beside the suggestions at 1024 px
         files.addWidget(remove)
-        files.addStretch(1)
         files.addWidget(starter)
+        files.addStretch(1)
         files.addWidget(import_csv)
         files.addWidget(export_csv)
         left_box = QGroupBox("Synonym groups and distinct pairs")
