@@ -18,7 +18,13 @@ from PySide6.QtCore import (
     Qt,
 )
 from PySide6.QtGui import QFont, QPainter, QPalette, QPolygon
-from PySide6.QtWidgets import QHeaderView, QStyle, QStyledItemDelegate, QStyleOptionViewItem
+from PySide6.QtWidgets import (
+    QAbstractScrollArea,
+    QHeaderView,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+)
 
 from labeler.status import ResponseStatus
 from ui.review.cells import CellSummary, Column, ReviewData, marker_text
@@ -197,6 +203,8 @@ class GroupedHeader(QHeaderView):
         self.setDefaultAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignBottom)
         self.setSectionsClickable(True)
         self.setHighlightSections(True)
+        if isinstance(parent, QAbstractScrollArea):  # the names follow a sideways scroll
+            parent.horizontalScrollBar().valueChanged.connect(lambda _: self.viewport().update())
 
     def sizeHint(self):
         hint = super().sizeHint()
@@ -229,9 +237,19 @@ class GroupedHeader(QHeaderView):
                 painter.drawLine(rect.bottomLeft(), rect.bottomRight())
                 painter.drawLine(rect.topLeft(), rect.bottomLeft())
                 painter.setPen(palette.color(QPalette.ColorRole.ButtonText))
+                where = self.label_rect(start, end)
                 text = painter.fontMetrics().elidedText(
-                    columns[start].short_model, Qt.TextElideMode.ElideMiddle, rect.width() - 8
+                    columns[start].short_model, Qt.TextElideMode.ElideMiddle, where.width() - 8
                 )
-                painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
+                painter.drawText(where, Qt.AlignmentFlag.AlignCenter, text)
             start = end + 1
         painter.end()
+
+    def label_rect(self, start: int, end: int) -> QRect:
+        """Where the name of the model spanning sections ``start``..``end`` is drawn: the
+        part of its band in view, so a span wider than the view (one model's six conditions
+        in a 1024 px window) shows its name instead of a letter at the edge."""
+        x0 = self.sectionViewportPosition(start)
+        x1 = self.sectionViewportPosition(end) + self.sectionSize(end)
+        band = QRect(x0, 0, x1 - x0, self.height() // 2)
+        return band.intersected(QRect(0, 0, self.viewport().width(), band.height()))
