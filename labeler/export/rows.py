@@ -9,12 +9,13 @@ re-exporting unchanged data gives byte-identical files. They are made in batches
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from labeler.export.schema import SLOT_FIELD
 from labeler.prompts import ALL_CONDITIONS
 from labeler.results import CellColumns, ItemFlags
+from labeler.scoring.flags import column_flags
 
 Row = dict[str, Any]
 #: Rows made, checked and written at a time: enough that per-batch work is C-level passes,
@@ -34,7 +35,7 @@ def result_batches(
     publication order, ``size`` at a time (the internal id never appears).
 
     Rows are made straight from the columns (:func:`labeler.results.cell_columns`), with
-    ``flags`` the items' card flags (:meth:`~labeler.results.CellSummaries.flags`). The
+    ``flags`` the items' card flags (:func:`card_flags`). The
     positions are put in order first (a key per cell); each row is made when its batch is
     asked for, so a caller that writes and drops each batch never holds the rows of the
     whole export. With ``slot_accuracy`` (response id → accuracy; an export with
@@ -82,6 +83,22 @@ def result_batches(
             for row, k in zip(rows, part, strict=True):
                 row[SLOT_FIELD.name] = slot_accuracy.get(cells.response_id[k])
         yield rows
+
+
+def card_flags(cells: CellColumns, positions: Sequence[int]) -> dict[str, ItemFlags]:
+    """The card's per-item flags over the cells at ``positions`` (the counted cells under the
+    card's conditions): what :meth:`~labeler.results.CellSummaries.flags` gives, from the
+    columns in one pass (:func:`~labeler.scoring.flags.column_flags`), no frame or pandas."""
+    item_id, condition, f1 = cells.item_id, cells.condition, cells.f1
+    found = column_flags(
+        [item_id[k] for k in positions],
+        [condition[k] for k in positions],
+        [f1[k] for k in positions],
+    )
+    return {
+        item: ItemFlags(unsolved_core=bool(unsolved), recitable=bool(recitable))
+        for item, (unsolved, recitable) in found.items()
+    }
 
 
 def public_number(public_id: str) -> int:
