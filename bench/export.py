@@ -74,12 +74,15 @@ load average       10.3–11.6                         10.3–11.4
 =================  ================================  ================================
 
 Floors 0.076 s (10k) and 0.86 s (100k). An earlier pair at load 15–17 gave 100k 7.00 / 7.48 s
-before and 5.86 / 5.40 s after. Still above 3×: pandas is still imported, by the card's results
-table alone (``labeler.analysis.results_table``, ≈0.4 s CPU of import): its grouped means are
-pandas' own summation, which a plain-Python table did not reproduce to the last bit (and a
-last-bit difference can turn a ``.x5`` rounding on the card), so the table stays the report's.
-The rest: the cells' query (results17, ≈1.4 s), writing the rows (the floor itself), making
-and checking them, items.jsonl's rows.
+before and 5.86 / 5.40 s after; a later one at load 6–7 (floor 1.04 s) 6.89 / 7.24 s before
+(6.6× / 6.9×) and 5.95 / 5.40 s after (5.7× / 5.2×), wall 19.4 / 18.2 → 15.3 / 11.7 s; at 10k
+1.46 / 1.44 → 1.06 / 1.42 s. CPU seconds move by a fifth between runs on this machine.
+Still above 3×: pandas is still imported, by the card's results table alone
+(``labeler.analysis.results_table``, ≈0.4 s CPU of import): its grouped means are pandas' own
+summation, which a plain-Python table did not reproduce to the last bit (and a last-bit
+difference can turn a ``.x5`` rounding on the card), so the table stays the report's. The rest:
+the cells' query (results17, ≈1.4 s), writing the rows (the floor itself), making and checking
+them, items.jsonl's rows.
 """
 
 from __future__ import annotations
