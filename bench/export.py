@@ -51,6 +51,38 @@ This bench at 100k after: nothing cached 11.6 s (14.6×), wall 25 s, 481 MiB; ca
 (6.8×), wall 15 s, 371 MiB. Still above 3×: what is left is interpreter start and imports
 (≈0.7 s), the cells' query (≈0.8 s), the card flags' pandas pass (≈0.4 s), items.jsonl's
 lexicon terms, the card's review/agreement key reads, and checking + writing the rows.
+
+export17c (2026-12-01): the card's flags from the columns, no pandas
+(``labeler.scoring.flags.column_flags``); ``labeler.slot_results`` (pymupdf) imported only with
+``--include-slots``; the card's agreement and review sections read the keys and the latest
+answers only when there is a second key or an override to judge; rows sorted by one integer
+key, each item's repeated fields looked up once; the results check transposes a batch in one
+pass; the leak check reads flat batches a column at a time (0.5 → 0.23 s CPU at 100k, not
+exercised here: the bench project has no private strings). Every file byte-identical
+(``diff -r`` of the before/after exports at both sizes). A fresh ``python -m labeler export``
+per run, scores cached, before (main 6efadfe) and after in turn, CPU s = user + sys
+(× floor), wall s, peak RSS, load average (1 min) while measuring:
+
+=================  ================================  ================================
+                   before (main 6efadfe)             after (export17c)
+=================  ================================  ================================
+10k CPU s          1.30 / 1.27 (17× / 17×)           0.98 / 1.20 (13× / 16×)
+10k wall s, RSS    3.3 / 3.7, 182 MiB                2.6 / 3.9, 144 MiB
+100k CPU s         5.74 / 5.56 (6.7× / 6.5×)         4.73 / 5.32 (5.5× / 6.2×)
+100k wall s, RSS   17.4 / 13.8, 370 MiB              13.2 / 16.4, 334 MiB
+load average       10.3–11.6                         10.3–11.4
+=================  ================================  ================================
+
+Floors 0.076 s (10k) and 0.86 s (100k). An earlier pair at load 15–17 gave 100k 7.00 / 7.48 s
+before and 5.86 / 5.40 s after; a later one at load 6–7 (floor 1.04 s) 6.89 / 7.24 s before
+(6.6× / 6.9×) and 5.95 / 5.40 s after (5.7× / 5.2×), wall 19.4 / 18.2 → 15.3 / 11.7 s; at 10k
+1.46 / 1.44 → 1.06 / 1.42 s. CPU seconds move by a fifth between runs on this machine.
+Still above 3×: pandas is still imported, by the card's results table alone
+(``labeler.analysis.results_table``, ≈0.4 s CPU of import): its grouped means are pandas' own
+summation, which a plain-Python table did not reproduce to the last bit (and a last-bit
+difference can turn a ``.x5`` rounding on the card), so the table stays the report's. The rest:
+the cells' query (results17, ≈1.4 s), writing the rows (the floor itself), making and checking
+them, items.jsonl's rows.
 """
 
 from __future__ import annotations

@@ -104,11 +104,12 @@ def compare_keys(
 def curator_agreement(project: Project, item_ids: Iterable[str] | None = None) -> Agreement:
     """Each second curator's key against the item's own key (of ``item_ids`` if given)."""
     wanted = None if item_ids is None else set(item_ids)
-    keys = project.items.keys()
+    second_keys = [
+        ck for ck in project.reviews.curator_keys() if wanted is None or ck.item_id in wanted
+    ]
+    keys = project.items.keys() if second_keys else {}  # read only when there is a second key
     out = []
-    for ck in project.reviews.curator_keys():
-        if wanted is not None and ck.item_id not in wanted:
-            continue
+    for ck in second_keys:
         item = project.items.get(ck.item_id)
         second = [KeyEntry(n) for n in ck.names]
         out.append(compare_keys(project, item, keys.get(item.id, []), second, ("key", ck.curator)))

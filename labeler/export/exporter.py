@@ -29,7 +29,7 @@ from labeler.export.card_sections import card_facts
 from labeler.export.ids import assign_public_ids, preview_public_ids, stored_public_ids
 from labeler.export.images import credits, image_files, redistributable
 from labeler.export.items import item_rows
-from labeler.export.rows import Row, dump_jsonl, public_number, result_batches
+from labeler.export.rows import Row, card_flags, dump_jsonl, public_number, result_batches
 from labeler.export.schema import (
     AUDIT_FILE,
     CARD_FILE,
@@ -50,7 +50,6 @@ from labeler.prompts import CONDITIONS, SLOT_CONDITIONS, prompts_used
 from labeler.results import CellColumns, cell_columns
 from labeler.review import audit_rows
 from labeler.scoring.bulk import collector_paused
-from labeler.slot_results import slot_results
 from labeler.store import Item, Project
 from labeler.text.counted import counted
 
@@ -212,10 +211,12 @@ def _build(
     # positions in the columns of the cells that count (labeler.results.answer_counts)
     counted = [k for k, n in enumerate(cells.counts) if n]
     card = [k for k in counted if cells.condition[k] in CONDITIONS]
-    flags = cells.flags()
+    flags = card_flags(cells, card)
     slots = None
     section = slot_card_section(_slot_prompts(project)) if include_slots else ""
     if include_slots:  # the slot answers read the same cells (cell_summaries' memo)
+        from labeler.slot_results import slot_results  # imports pymupdf: only when asked
+
         scored = slot_results(project, [i.id for i in items])
         slots = {s.response_id: s.accuracy for s in scored}
         counted = card + [k for k in counted if cells.response_id[k] in slots]

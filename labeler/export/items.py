@@ -185,13 +185,15 @@ def item_rows(
     ``cells`` (:func:`labeler.results.cell_columns`); ``flags`` are the items' card flags."""
     keys = cells.keys
     by_item: dict[str, ItemCells] = {}
-    for k in positions:
-        item_id = cells.item_id[k]
+    item_ids, models, conditions, f1s = cells.item_id, cells.model, cells.condition, cells.f1
+    n_key, predicted = cells.n_key, cells.predicted_names
+    for k in positions:  # every published cell: columns held in locals
+        item_id = item_ids[k]
         mine = by_item.get(item_id)
         if mine is None:
-            mine = by_item[item_id] = ItemCells([], [], cells.n_key[k])
-        mine.scored.append((cells.model[k], cells.condition[k], cells.f1[k]))
-        mine.predicted.append(cells.predicted_names[k])
+            mine = by_item[item_id] = ItemCells([], [], n_key[k])
+        mine.scored.append((models[k], conditions[k], f1s[k]))
+        mine.predicted.append(predicted[k])
     unrun = ItemFlags(unsolved_core=True, recitable=False)
     nothing = ItemCells([], [], None)
     lexicons = ItemLexicons(project, keys)  # the lexicon is read once per export

@@ -9,12 +9,13 @@ re-exporting unchanged data gives byte-identical files. They are made in batches
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from labeler.export.schema import SLOT_FIELD
 from labeler.prompts import ALL_CONDITIONS
 from labeler.results import CellColumns, ItemFlags
+from labeler.scoring.flags import column_flags
 
 Row = dict[str, Any]
 #: Rows made, checked and written at a time: enough that per-batch work is C-level passes,
@@ -34,34 +35,38 @@ def result_batches(
     publication order, ``size`` at a time (the internal id never appears).
 
     Rows are made straight from the columns (:func:`labeler.results.cell_columns`), with
-    ``flags`` the items' card flags (:meth:`~labeler.results.CellSummaries.flags`). The
-    positions are put in order first (a key per cell); each row is made when its batch is
-    asked for, so a caller that writes and drops each batch never holds the rows of the
-    whole export. With ``slot_accuracy`` (response id → accuracy; an export with
+    ``flags`` the items' card flags (:func:`card_flags`). The positions are put in order
+    first (:func:`publication_order`); each row is made when its batch is asked for, so a
+    caller that writes and drops each batch never holds the rows of the whole export. With
+    ``slot_accuracy`` (response id → accuracy; an export with
     ``--include-slots``) every row gets the ``slot_accuracy`` field, null outside the slot
     conditions.
     """
-    number = {item: public_number(pid) for item, pid in public_ids.items()}
-    rank = {c: n for n, c in enumerate(ALL_CONDITIONS)}
-    last = len(ALL_CONDITIONS)
-    item_id, model, condition = cells.item_id, cells.model, cells.condition
-    ordered = sorted(
-        (k for k in positions if item_id[k] in number),
-        key=lambda k: (number[item_id[k]], model[k], rank.get(condition[k], last)),
-    )
+    ordered = publication_order(cells, positions, public_ids)
     f1, precision, recall, parse_ok = cells.f1, cells.precision, cells.recall, cells.parse_ok
     n_pred, n_key, predicted = cells.n_pred, cells.n_key, cells.predicted_names
-    items, key_names = cells.items, cells.key_names
+    item_id, model, condition = cells.item_id, cells.model, cells.condition
     unflagged = ItemFlags(unsolved_core=True, recitable=False)
+    # what every row of an item repeats, looked up once per item
+    about: dict[str, tuple[str, tuple[str, ...], str, str, bool, bool]] = {}
+    for item in {item_id[k] for k in ordered}:
+        found, f = cells.items[item], flags.get(item, unflagged)
+        about[item] = (
+            public_ids[item],
+            cells.key_names[item],
+            found.subject,
+            found.tier,
+            bool(f.unsolved_core),
+            bool(f.recitable),
+        )
     for start in range(0, len(ordered), size):
         part = ordered[start : start + size]
         rows = []
         for k in part:  # this runs for every published row: columns read by position
-            item = item_id[k]
-            about, f = items[item], flags.get(item, unflagged)
+            public, names, subject, tier, unsolved, recitable = about[item_id[k]]
             rows.append(
                 {
-                    "item_id": public_ids[item],
+                    "item_id": public,
                     "model": model[k],
                     "condition": condition[k],
                     "f1": float(f1[k]),
@@ -70,11 +75,11 @@ def result_batches(
                     "n_pred": int(n_pred[k]),
                     "n_key": int(n_key[k]),
                     "predicted_names": list(predicted[k]),
-                    "key_names": list(key_names[item]),
-                    "subject": about.subject,
-                    "tier": about.tier,
-                    "unsolved_core": bool(f.unsolved_core),
-                    "recitable": bool(f.recitable),
+                    "key_names": list(names),
+                    "subject": subject,
+                    "tier": tier,
+                    "unsolved_core": unsolved,
+                    "recitable": recitable,
                     "parse_ok": bool(parse_ok[k]),
                 }
             )
@@ -82,6 +87,45 @@ def result_batches(
             for row, k in zip(rows, part, strict=True):
                 row[SLOT_FIELD.name] = slot_accuracy.get(cells.response_id[k])
         yield rows
+
+
+def publication_order(
+    cells: CellColumns, positions: Iterable[int], public_ids: Mapping[str, str]
+) -> list[int]:
+    """The ``positions`` whose item has a public id, sorted by public number, model, then
+    the card's condition order (any other condition last).
+
+    The three are folded into one integer per cell: at 100k rows, integers sort in about
+    half the time of ``(number, model, rank)`` tuples, for the same order.
+    """
+    number = {item: public_number(pid) for item, pid in public_ids.items()}
+    rank = {c: n for n, c in enumerate(ALL_CONDITIONS)}
+    last = len(ALL_CONDITIONS)
+    item_id, model, condition = cells.item_id, cells.model, cells.condition
+    kept = [k for k in positions if item_id[k] in number]
+    models = {m: n for n, m in enumerate(sorted({model[k] for k in kept}))}
+    n_models, width = len(models), last + 1
+    key = {
+        k: (number[item_id[k]] * n_models + models[model[k]]) * width + rank.get(condition[k], last)
+        for k in kept
+    }
+    return sorted(kept, key=key.__getitem__)
+
+
+def card_flags(cells: CellColumns, positions: Sequence[int]) -> dict[str, ItemFlags]:
+    """The card's per-item flags over the cells at ``positions`` (the counted cells under the
+    card's conditions): what :meth:`~labeler.results.CellSummaries.flags` gives, from the
+    columns in one pass (:func:`~labeler.scoring.flags.column_flags`), no frame or pandas."""
+    item_id, condition, f1 = cells.item_id, cells.condition, cells.f1
+    found = column_flags(
+        [item_id[k] for k in positions],
+        [condition[k] for k in positions],
+        [f1[k] for k in positions],
+    )
+    return {
+        item: ItemFlags(unsolved_core=bool(unsolved), recitable=bool(recitable))
+        for item, (unsolved, recitable) in found.items()
+    }
 
 
 def public_number(public_id: str) -> int:

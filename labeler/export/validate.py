@@ -216,20 +216,25 @@ class ResultsCheck:
 
     def _fast_ok(self, rows: Sequence[Any]) -> bool:
         """Whether every row of the batch passes every check (seen cells then recorded)."""
+        if not rows:
+            return True
         names = tuple(f.name for f in self.fields)
-        if not all(type(r) is dict for r in rows) or not all(map(names.__eq__, map(tuple, rows))):
+        if set(map(type, rows)) != {dict} or not all(map(names.__eq__, map(tuple, rows))):
             return False
-        column = {name: list(map(itemgetter(name), rows)) for name in names}
+        # every row has exactly these fields, in order: one C-level transposition to columns
+        column = dict(zip(names, zip(*map(itemgetter(*names), rows), strict=True), strict=True))
         if not all(_column_ok(f.type, column[f.name]) for f in self.fields):
             return False
         fractions = ["f1", "precision", "recall", *([SLOT_FIELD.name] if self.slots else [])]
         for name in fractions:
-            values = [v for v in column[name] if v is not None]
+            values: Sequence[Any] = column[name]
+            if None in values:  # slot_accuracy is null outside the slot conditions
+                values = [v for v in values if v is not None]
             if values and not 0.0 <= min(values) <= max(values) <= 1.0:
                 return False
         if not all(column["model"]) or not set(column["condition"]) <= set(self.conditions):
             return False
-        if rows and min(min(column["n_pred"]), min(column["n_key"])) < 0:
+        if min(min(column["n_pred"]), min(column["n_key"])) < 0:
             return False
         cells = list(zip(column["item_id"], column["model"], column["condition"], strict=True))
         if len(set(cells)) != len(cells) or not self.seen.isdisjoint(cells):
@@ -239,7 +244,7 @@ class ResultsCheck:
                 return False
             found = list(map(self.items.__getitem__, column["item_id"]))
             for name in _COPIED:
-                if list(map(itemgetter(name), found)) != column[name]:
+                if tuple(map(itemgetter(name), found)) != column[name]:
                     return False
         self.seen.update(cells)
         return True
@@ -277,7 +282,7 @@ class ResultsCheck:
 _COPIED = ("subject", "tier", "key_names", "unsolved_core", "recitable")
 
 
-def _column_ok(kind: str, values: list[Any]) -> bool:
+def _column_ok(kind: str, values: Sequence[Any]) -> bool:
     """Whether every value of one column has the schema type ``kind`` (one C-level pass)."""
     types = set(map(type, values))
     if kind == "string":
@@ -288,7 +293,10 @@ def _column_ok(kind: str, values: list[Any]) -> bool:
         return types <= {bool}
     if kind in ("float64", "float64|null"):
         allowed = {float, type(None)} if kind.endswith("|null") else {float}
-        return types <= allowed and all(map(math.isfinite, (v for v in values if v is not None)))
+        if not types <= allowed:
+            return False
+        finite = values if type(None) not in types else [v for v in values if v is not None]
+        return all(map(math.isfinite, finite))
     if kind == "list[string]":
         return types <= {list} and set(map(type, itertools.chain.from_iterable(values))) <= {str}
     return all(map(CHECKS[kind], values))
@@ -396,11 +404,35 @@ class LeakFinder:
 def _strings(rows: Iterable[Any]) -> set[Any]:
     """Every distinct string in JSON-like rows: dict keys and values, list members.
 
-    Scalars of a row are taken in place and a list of strings (names) in one C-level
-    call: this walks every row of the export.
+    A batch of flat rows with the same fields (results.jsonl's) is read a column at a time:
+    a column of strings, or of lists of strings (names), joins the set in one C-level call,
+    and only another kind of column is walked value by value. Otherwise scalars of a row
+    are taken in place and a list of strings in one call: this walks every row of the export.
     """
+    rows = list(rows)
+    fields = tuple(rows[0]) if rows and type(rows[0]) is dict else ()
+    if (
+        len(fields) > 1
+        and set(map(type, rows)) == {dict}
+        and all(map(fields.__eq__, map(tuple, rows)))
+    ):
+        found = set(fields)
+        for column in zip(*map(itemgetter(*fields), rows), strict=True):
+            kinds = set(map(type, column))
+            if kinds == {str}:
+                found.update(column)
+            elif kinds == {list} and set(map(type, names := [*itertools.chain(*column)])) <= {str}:
+                found.update(names)
+            elif not kinds <= {int, float, bool, type(None)}:
+                found |= _walk(list(column))
+        return found
+    return _walk(rows)
+
+
+def _walk(rows: list[Any]) -> set[Any]:
+    """:func:`_strings` value by value, at any depth."""
     found: set[Any] = set()
-    stack: list[Any] = list(rows)
+    stack: list[Any] = rows
     while stack:
         value = stack.pop()
         kind = type(value)
