@@ -18,7 +18,8 @@ from __future__ import annotations
 import json
 import re
 import warnings
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from itertools import chain
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -28,7 +29,7 @@ from labeler.prompts import CONDITIONS
 from labeler.scoring.bulk import collector_paused
 from labeler.scoring.flags import item_flags as item_flags  # re-exported: the rule lives below
 from labeler.scoring.flags import item_summary as item_summary
-from labeler.scoring.match import equivalence_classes, score_counts, score_names
+from labeler.scoring.match import equivalence_classes, score_counts_many
 
 if TYPE_CHECKING:
     from labeler.lexicon import Lexicon
@@ -222,34 +223,54 @@ def consensus_names(df: pd.DataFrame, lexicon: Lexicon | None = None) -> pd.Data
     equivalence (so ``alveoli`` and ``alveolus`` from two models are one
     consensus name; fuzzy neighbours stay apart, as in scoring). ``in_key`` uses
     the full scorer, fuzzy included. Columns: ``item_id, name, n_models, in_key``.
+
+    A model's answers to one item repeat the same names under several conditions
+    (100k answers hold ~31k distinct (item, model, names) triples), and a repeat adds
+    no model to any name, so each triple is pooled once, in first-seen order (the
+    order every name, class and record is first met in, so the result is the same).
     """
     _require(df, "item_id", "model", "predicted_names", "key_names")
-    by_item: dict[str, list[tuple[str, str]]] = {}
-    keys: dict[str, list[str]] = {}
-    columns = (df[c].tolist() for c in ("item_id", "model", "predicted_names", "key_names"))
-    for item_id, model, names, key in zip(*columns, strict=True):  # lists: no per-value boxing
-        by_item.setdefault(item_id, []).extend((model, name) for name in names or ())
-        keys.setdefault(item_id, list(key))
+    columns = (df[c].tolist() for c in ("item_id", "model", "predicted_names"))
+    answers = dict.fromkeys(
+        (item_id, model, _names_tuple(names))
+        for item_id, model, names in zip(*columns, strict=True)  # lists: no per-value boxing
+    )
+    keys = _first_keys(df)
+    by_item: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
+    for item_id, model, names in answers:
+        by_item.setdefault(item_id, []).append((model, names))
     records = []
     for item_id in sorted(by_item):
-        pairs = by_item[item_id]
+        pooled = by_item[item_id]
         # classes over distinct names: a repeated name shares every token with itself, so
         # it lands in its own class either way; an item's answers repeat names many times
-        distinct = list(dict.fromkeys(name for _, name in pairs))
+        distinct = list(dict.fromkeys(chain.from_iterable(names for _, names in pooled)))
         class_of = dict(zip(distinct, equivalence_classes(distinct, lexicon), strict=True))
         models: dict[int, set[str]] = {}
         first: dict[int, str] = {}
-        for model, name in pairs:
-            cls = class_of[name]
-            if cls >= 0:
-                models.setdefault(cls, set()).add(model)
-                first.setdefault(cls, name)
-        key = keys[item_id]
-        for cls, who in models.items():
-            if len(who) >= 2:
-                in_key = bool(score_names([first[cls]], key, lexicon).matches)
-                records.append((item_id, first[cls], len(who), in_key))
-    return pd.DataFrame.from_records(records, columns=["item_id", "name", "n_models", "in_key"])
+        for model, names in pooled:
+            for name in names:
+                cls = class_of[name]
+                if cls >= 0:
+                    models.setdefault(cls, set()).add(model)
+                    first.setdefault(cls, name)
+        records += [(item_id, first[cls], len(who)) for cls, who in models.items() if len(who) >= 2]
+    # one name scores above 0 exactly when the scorer matches it to a key name
+    pairs = (((name,), keys[item_id]) for item_id, name, _ in records)
+    in_key = [counts[0] > 0 for counts in score_counts_many(pairs, lexicon)]
+    frame = pd.DataFrame.from_records(records, columns=["item_id", "name", "n_models"])
+    return frame.assign(in_key=in_key)
+
+
+def _names_tuple(names: Sequence[str] | None) -> tuple[str, ...]:
+    """An answer's names as a hashable tuple (a project's already are; results.jsonl's are
+    lists; a missing list is no names)."""
+    return names if type(names) is tuple else tuple(names or ())
+
+
+def _first_keys(df: pd.DataFrame) -> dict[str, Sequence[str]]:
+    """item → its key's names (the first row's: every row of an item carries the same key)."""
+    return df.groupby("item_id")["key_names"].first().to_dict()
 
 
 def consensus_absent_share(df: pd.DataFrame, lexicon: Lexicon | None = None) -> float:
@@ -286,6 +307,23 @@ def _literal(names: Sequence[str]) -> frozenset[str]:
     return frozenset(" ".join(n.casefold().split()) for n in names if n.strip())
 
 
+def _literal_sets(answers: Iterable[tuple[str, ...]]) -> dict[tuple[str, ...], frozenset[str]]:
+    """:func:`_literal` of each distinct answer, each distinct name folded once."""
+    folded: dict[str, str | None] = {}
+    out: dict[tuple[str, ...], frozenset[str]] = {}
+    for names in answers:
+        if names in out:
+            continue
+        for name in names:
+            if name not in folded:
+                folded[name] = " ".join(name.casefold().split()) if name.strip() else None
+        out[names] = frozenset(folded[n] for n in names) - _BLANK
+    return out
+
+
+_BLANK: frozenset[str | None] = frozenset([None])
+
+
 def _set_f1(p: frozenset[str], k: frozenset[str]) -> float:
     tp = len(p & k)
     return 2 * tp / (len(p) + len(k)) if tp else 0.0
@@ -308,17 +346,24 @@ def shuffled_key_scores(
     zero, a lenient one does not (``docs/decisions/0011-which-answers-count.md``).
     """
     _require(df, "item_id", "model", "condition", "predicted_names", "key_names")
-    keys = df.groupby("item_id")["key_names"].first().to_dict()
+    keys = _first_keys(df)
     other = derangement(sorted(keys), seed)
-    key_sets = {item: _literal(key) for item, key in keys.items()}  # once per key, not per row
-    scored, literal = [], []
-    for item, names in zip(df["item_id"].tolist(), df["predicted_names"].tolist(), strict=True):
-        key = keys[other[item]]
-        scored.append(score_counts(names, key, lexicon)[0])  # memoised numbers, no evidence
-        literal.append(_set_f1(_literal(names), key_sets[other[item]]))
-    overlap = np.array(literal)
+    # the pairs the control scores: an answer's names and its item's other key
+    other_key = {item: tuple(keys[other[item]]) for item in keys}
+    answers = [
+        (_names_tuple(names), other_key[item])
+        for item, names in zip(df["item_id"].tolist(), df["predicted_names"].tolist(), strict=True)
+    ]
+    # answers repeat names (conditions, models, items sharing a key): each distinct pair is
+    # scored once, in one batch of the scorer, and its literal overlap once
+    distinct = list(dict.fromkeys(answers))
+    scores = [counts[0] for counts in score_counts_many(distinct, lexicon)]
+    literal = _literal_sets(chain(other_key.values(), (names for names, _ in distinct)))
+    overlaps = [_set_f1(literal[names], literal[key]) for names, key in distinct]
+    by_pair = dict(zip(distinct, zip(scores, overlaps, strict=True), strict=True))
+    scored, overlap = np.array([by_pair[answer] for answer in answers]).reshape(-1, 2).T
     frame = df[["model", "condition"]]
-    excess = mean_f1(frame.assign(f1=np.array(scored) - overlap))
+    excess = mean_f1(frame.assign(f1=scored - overlap))
     return excess, mean_f1(frame.assign(f1=overlap))
 
 
