@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import re
 import warnings
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from itertools import chain
 from typing import TYPE_CHECKING
@@ -224,40 +225,47 @@ def consensus_names(df: pd.DataFrame, lexicon: Lexicon | None = None) -> pd.Data
     consensus name; fuzzy neighbours stay apart, as in scoring). ``in_key`` uses
     the full scorer, fuzzy included. Columns: ``item_id, name, n_models, in_key``.
 
-    A model's answers to one item repeat the same names under several conditions
-    (100k answers hold ~31k distinct (item, model, names) triples), and a repeat adds
-    no model to any name, so each triple is pooled once, in first-seen order (the
-    order every name, class and record is first met in, so the result is the same).
+    Per item, each model's names are pooled as a set, so a name's model count is a
+    count over those sets (C work, not a step per name per answer); a class of several
+    names (rare) counts the models whose set meets it.
     """
     _require(df, "item_id", "model", "predicted_names", "key_names")
     columns = (df[c].tolist() for c in ("item_id", "model", "predicted_names"))
-    answers = dict.fromkeys(
-        (item_id, model, _names_tuple(names))
-        for item_id, model, names in zip(*columns, strict=True)  # lists: no per-value boxing
-    )
     keys = _first_keys(df)
-    by_item: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
-    for item_id, model, names in answers:
-        by_item.setdefault(item_id, []).append((model, names))
+    answers: dict[str, list[Sequence[str]]] = {}
+    by_model: dict[str, dict[str, set[str]]] = {}
+    for item_id, model, predicted in zip(*columns, strict=True):  # lists: no per-value boxing
+        given = predicted or ()
+        answers.setdefault(item_id, []).append(given)
+        by_model.setdefault(item_id, {}).setdefault(model, set()).update(given)
     records = []
-    for item_id in sorted(by_item):
-        pooled = by_item[item_id]
-        # classes over distinct names: a repeated name shares every token with itself, so
-        # it lands in its own class either way; an item's answers repeat names many times
-        distinct = list(dict.fromkeys(chain.from_iterable(names for _, names in pooled)))
-        class_of = dict(zip(distinct, equivalence_classes(distinct, lexicon), strict=True))
-        models: dict[int, set[str]] = {}
-        first: dict[int, str] = {}
-        for model, names in pooled:
-            for name in names:
-                cls = class_of[name]
-                if cls >= 0:
-                    models.setdefault(cls, set()).add(model)
-                    first.setdefault(cls, name)
-        records += [(item_id, first[cls], len(who)) for cls, who in models.items() if len(who) >= 2]
+    for item_id in sorted(answers):
+        # classes over distinct names, in first-seen order (the order classes and their
+        # first names are met in): a repeated name lands in its own class either way
+        distinct = list(dict.fromkeys(chain.from_iterable(answers[item_id])))
+        members: dict[int, list[str]] = {}
+        for name, cls in zip(distinct, equivalence_classes(distinct, lexicon), strict=True):
+            if cls >= 0:
+                members.setdefault(cls, []).append(name)
+        pooled = by_model[item_id].values()
+        n_models = Counter(chain.from_iterable(pooled))
+        for names in members.values():
+            n = (
+                n_models[names[0]]
+                if len(names) == 1
+                else sum(not given.isdisjoint(names) for given in pooled)
+            )
+            if n >= 2:
+                records.append((item_id, names[0], n))
     # one name scores above 0 exactly when the scorer matches it to a key name
-    pairs = (((name,), keys[item_id]) for item_id, name, _ in records)
-    in_key = [counts[0] > 0 for counts in score_counts_many(pairs, lexicon)]
+    singles: dict[tuple[str], int] = {}
+    items: dict[str, int] = {}
+    pairs = [
+        (singles.setdefault((name,), len(singles)), items.setdefault(item_id, len(items)))
+        for item_id, name, _ in records
+    ]
+    scores = score_counts_many(list(singles), [keys[i] for i in items], pairs, lexicon)
+    in_key = [counts[0] > 0 for counts in scores]
     frame = pd.DataFrame.from_records(records, columns=["item_id", "name", "n_models"])
     return frame.assign(in_key=in_key)
 
@@ -309,19 +317,19 @@ def _literal(names: Sequence[str]) -> frozenset[str]:
 
 def _literal_sets(answers: Iterable[tuple[str, ...]]) -> dict[tuple[str, ...], frozenset[str]]:
     """:func:`_literal` of each distinct answer, each distinct name folded once."""
-    folded: dict[str, str | None] = {}
+    folded: dict[str, str] = {}
     out: dict[tuple[str, ...], frozenset[str]] = {}
     for names in answers:
         if names in out:
             continue
         for name in names:
             if name not in folded:
-                folded[name] = " ".join(name.casefold().split()) if name.strip() else None
-        out[names] = frozenset(folded[n] for n in names) - _BLANK
+                folded[name] = " ".join(name.casefold().split())  # a blank name folds to ""
+        out[names] = frozenset(map(folded.__getitem__, names)) - _BLANK
     return out
 
 
-_BLANK: frozenset[str | None] = frozenset([None])
+_BLANK = frozenset([""])
 
 
 def _set_f1(p: frozenset[str], k: frozenset[str]) -> float:
@@ -348,20 +356,27 @@ def shuffled_key_scores(
     _require(df, "item_id", "model", "condition", "predicted_names", "key_names")
     keys = _first_keys(df)
     other = derangement(sorted(keys), seed)
-    # the pairs the control scores: an answer's names and its item's other key
-    other_key = {item: tuple(keys[other[item]]) for item in keys}
-    answers = [
-        (_names_tuple(names), other_key[item])
-        for item, names in zip(df["item_id"].tolist(), df["predicted_names"].tolist(), strict=True)
+    # the pairs the control scores, as (answer, key) numbers: answers repeat names across
+    # conditions, models and items sharing a key, so each distinct pair is scored once, in
+    # one batch of the scorer, and numbers hash far faster than tuples of names
+    answer_ids: dict[tuple[str, ...], int] = {}
+    answer_of = [
+        answer_ids.setdefault(n if type(n) is tuple else _names_tuple(n), len(answer_ids))
+        for n in df["predicted_names"].tolist()
     ]
-    # answers repeat names (conditions, models, items sharing a key): each distinct pair is
-    # scored once, in one batch of the scorer, and its literal overlap once
-    distinct = list(dict.fromkeys(answers))
-    scores = [counts[0] for counts in score_counts_many(distinct, lexicon)]
-    literal = _literal_sets(chain(other_key.values(), (names for names, _ in distinct)))
-    overlaps = [_set_f1(literal[names], literal[key]) for names, key in distinct]
-    by_pair = dict(zip(distinct, zip(scores, overlaps, strict=True), strict=True))
-    scored, overlap = np.array([by_pair[answer] for answer in answers]).reshape(-1, 2).T
+    key_ids: dict[tuple[str, ...], int] = {}
+    key_of = {item: key_ids.setdefault(tuple(keys[other[item]]), len(key_ids)) for item in keys}
+    codes = np.array(answer_of) * len(key_ids) + np.array(
+        [key_of[i] for i in df["item_id"].tolist()]
+    )
+    distinct, row_pair = np.unique(codes, return_inverse=True)
+    pairs = [divmod(int(code), len(key_ids)) for code in distinct]
+    answers, key_lists = list(answer_ids), list(key_ids)
+    counts = score_counts_many(answers, key_lists, pairs, lexicon)
+    literal = _literal_sets(chain(key_lists, answers))
+    overlaps = [_set_f1(literal[answers[a]], literal[key_lists[k]]) for a, k in pairs]
+    scored = np.array([c[0] for c in counts])[row_pair]
+    overlap = np.array(overlaps)[row_pair]
     frame = df[["model", "condition"]]
     excess = mean_f1(frame.assign(f1=scored - overlap))
     return excess, mean_f1(frame.assign(f1=overlap))

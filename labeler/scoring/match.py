@@ -539,56 +539,50 @@ def score_counts(
     token = tuple(predicted)
     found = keys.counts.get(token)
     if found is None:
-        found = _counts(token, _answer(token, cache), keys, cache)
+        if len(keys.counts) > _MAX_EDGE_MEMO:
+            keys.counts.clear()
+        found = keys.counts[token] = _counts(_answer(token, cache), keys, cache)
     return found
 
 
 def score_counts_many(
-    pairs: Iterable[tuple[Sequence[str], Sequence[str]]],
+    answers: Sequence[Sequence[str]],
+    keys: Sequence[Sequence[str]],
+    pairs: Iterable[tuple[int, int]],
     lexicon: Lexicon | None = None,
     *,
     rules: Rules = DEFAULT_RULES,
 ) -> list[_Counts]:
-    """:func:`score_counts` of every ``(predicted, key)`` pair, in order: the same numbers.
+    """``score_counts(answers[a], keys[k])`` for every ``(a, k)`` of ``pairs``, in order.
 
     For passes that score answers against keys they were not written for (the
-    shuffled-key audit meets ~94k such pairs at 100k answers): the memo tables are
-    found once, each distinct key is prepared once and each distinct answer's names
-    are read and merged into classes once, however many keys it meets; only the
-    edges of a pair are the pair's own work.
+    shuffled-key audit, ~67k distinct pairs at 100k answers): the memo tables are
+    found once, each key is prepared once and each answer's names are read and merged
+    into classes once, however many keys it meets, so a pair's own work is its edges
+    and matching. The numbers are :func:`score_counts`' (the same functions compute
+    them); pairs are not memoised here: a caller passes each distinct pair once.
     """
     cache = _cache(lexicon, rules)
-    #: per distinct key: its prepared side and this call's memo (uncapped: it dies with the call)
-    sides: dict[tuple[str, ...], tuple[_Side, dict[tuple[str, ...], _Counts]]] = {}
-    answers: dict[tuple[str, ...], _Answer] = {}
+    sides: list[_Side | None] = [None] * len(keys)
+    read: list[_Answer | None] = [None] * len(answers)
     out = []
-    for predicted, key in pairs:
-        key_token = tuple(key)
-        side = sides.get(key_token)
+    for a, k in pairs:
+        side = sides[k]
         if side is None:
-            side = sides[key_token] = (_prepared_key(key_token, cache), {})
-        keys, seen = side
-        token = tuple(predicted)
-        found = seen.get(token) or keys.counts.get(token)
-        if found is None:
-            answer = answers.get(token)
-            if answer is None:
-                answer = answers[token] = _answer(token, cache)
-            found = _counts(token, answer, keys, cache)
-        out.append(found)
-        seen[token] = found
+            side = sides[k] = _prepared_key(keys[k], cache)
+        answer = read[a]
+        if answer is None:
+            answer = read[a] = _answer(answers[a], cache)
+        out.append(_counts(answer, side, cache))
     return out
 
 
-def _counts(token: tuple[str, ...], answer: _Answer, keys: _Side, cache: _Cache) -> _Counts:
-    """Score one answer against one prepared key and memoise the numbers on the key."""
-    if len(keys.counts) > _MAX_EDGE_MEMO:
-        keys.counts.clear()
+def _counts(answer: _Answer, keys: _Side, cache: _Cache) -> _Counts:
+    """The numbers of one read answer against one prepared key."""
     edges = _best_edges(answer, keys, cache)
     tp = len(_one_to_one(edges)) if edges else 0
     n_pred, n_key = len(answer.reps), len(keys.reps)
-    found = keys.counts[token] = (*_f1(tp, n_pred, n_key), n_pred, n_key)
-    return found
+    return (*_f1(tp, n_pred, n_key), n_pred, n_key)
 
 
 def equivalence_classes(
