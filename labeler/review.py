@@ -275,8 +275,10 @@ def review_counts(project: Project, item_ids: Iterable[str] | None = None) -> Re
     decisions = [d for d in history(project) if wanted is None or d.event.item_id in wanted]
     approved = in_force(decisions, "approve")
     confirmed = in_force(decisions, "confirm-key")
-    latest = {rid for rid, _ in project.responses.latest_ids()}
-    overrides = [e for e in in_force(decisions, "override") if e.response_id in latest]
+    overrides = in_force(decisions, "override")
+    if overrides:  # the latest answers' ids (100k at scale) only when there is one to check
+        latest = {rid for rid, _ in project.responses.latest_ids()}
+        overrides = [e for e in overrides if e.response_id in latest]
     comments = in_force(decisions, "comment")
     return ReviewCounts(
         items_reviewed=len({e.item_id for e in (*approved, *confirmed)}),
