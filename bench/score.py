@@ -44,6 +44,39 @@ This bench at 100k after: report nothing cached 12.3 s (18.9×), cached 5.85 s (
 (≈2 s: a second scoring pass against another item's key, equivalence classes per item),
 the cells' read (≈1.3 s), interpreter start and imports (≈0.8 s).
 
+report17c (2026-12-01, load average 9–12 throughout: every number inflated by contention,
+compare columns, not rounds). The audits score in one batch
+(``labeler.scoring.match.score_counts_many``: each distinct answer read and merged into
+classes once, each distinct (names, other key) pair scored once, pairs hashed as numbers);
+consensus counts a name's models over per-model name sets; the slot answers use the report's
+own cell read; the review line reads the latest answer ids only when an override exists; the
+report path no longer imports pymupdf. Output byte-identical (markdown, json; project and
+results.jsonl; ``labeler score`` output too). Copies of ``/tmp/scale``, scores cached, two
+alternating before (main 6efadfe) / after runs per round, CPU s (wall s):
+
+======================  ===========================  ===========================
+                        before                       after
+======================  ===========================  ===========================
+100k report, round 1    5.78 (17.7), 6.93 (20.5)     4.10 (12.6), 5.31 (14.9)
+100k report, round 2    8.58 (40.6), 7.34 (18.6)     6.09 (17.4), 5.25 (13.2)
+100k score, round 1     5.19 (15.5), 6.18 (18.7)     6.25 (16.6), 5.42 (15.1)
+100k score, round 2     5.27 (13.6), 5.62 (15.0)     6.25 (17.1), 5.39 (16.0)
+10k report, round 1     1.69 (5.5), 1.56 (3.9)       1.57 (4.9), 1.14 (3.5)
+10k report, round 2     1.88 (11.7), 1.62 (9.3)      1.44 (8.4), 1.51 (8.4)
+10k score, round 1      1.17 (4.2), 1.53 (4.6)       1.27 (4.0), 1.44 (4.7)
+10k score, round 2      1.56 (8.9), 1.27 (7.7)       1.44 (8.7), 1.13 (6.7)
+======================  ===========================  ===========================
+
+Floors (same rounds): read the rows 0.84–1.00 / 0.70–0.87 s (100k), 0.066–0.099 s (10k);
+read + write results.jsonl 3.08–3.10 / 2.57–2.86 s (100k), 0.17–0.27 s (10k). 100k report:
+mean 7.16 → 5.19 s CPU (−28%), 4.9–8.7× the round's floor after (6.9–12.3× before); at the
+load of export17b's measurement (4–7) that is ≈ 6.1–6.4×, not yet ≤ 5×. ``labeler score``
+unchanged (1.8–2.4×, noise). The audits alone, in one process on one frame (min of 3): 2.05 →
+1.20 s at 100k, 0.22 → 0.17 s at 10k. What is left at 100k: the cells' read
+(``cell_columns`` ≈ 1.2 s, results17's), pandas and interpreter start ≈ 0.6 s, the audits
+≈ 1 s (≈ 67k distinct answer × other-key pairs and 34k consensus names, each a real scorer
+call), the frame ≈ 0.3 s.
+
 ``python bench/score.py rows [card|expert]`` is the scorer bench below.
 
 The scorer bench: rescore the card's 6,335 rows with a 2,000-term lexicon.

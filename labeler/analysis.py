@@ -18,7 +18,9 @@ from __future__ import annotations
 import json
 import re
 import warnings
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from itertools import chain
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -28,7 +30,7 @@ from labeler.prompts import CONDITIONS
 from labeler.scoring.bulk import collector_paused
 from labeler.scoring.flags import item_flags as item_flags  # re-exported: the rule lives below
 from labeler.scoring.flags import item_summary as item_summary
-from labeler.scoring.match import equivalence_classes, score_counts, score_names
+from labeler.scoring.match import equivalence_classes, score_counts_many
 
 if TYPE_CHECKING:
     from labeler.lexicon import Lexicon
@@ -222,34 +224,61 @@ def consensus_names(df: pd.DataFrame, lexicon: Lexicon | None = None) -> pd.Data
     equivalence (so ``alveoli`` and ``alveolus`` from two models are one
     consensus name; fuzzy neighbours stay apart, as in scoring). ``in_key`` uses
     the full scorer, fuzzy included. Columns: ``item_id, name, n_models, in_key``.
+
+    Per item, each model's names are pooled as a set, so a name's model count is a
+    count over those sets (C work, not a step per name per answer); a class of several
+    names (rare) counts the models whose set meets it.
     """
     _require(df, "item_id", "model", "predicted_names", "key_names")
-    by_item: dict[str, list[tuple[str, str]]] = {}
-    keys: dict[str, list[str]] = {}
-    columns = (df[c].tolist() for c in ("item_id", "model", "predicted_names", "key_names"))
-    for item_id, model, names, key in zip(*columns, strict=True):  # lists: no per-value boxing
-        by_item.setdefault(item_id, []).extend((model, name) for name in names or ())
-        keys.setdefault(item_id, list(key))
+    columns = (df[c].tolist() for c in ("item_id", "model", "predicted_names"))
+    keys = _first_keys(df)
+    answers: dict[str, list[Sequence[str]]] = {}
+    by_model: dict[str, dict[str, set[str]]] = {}
+    for item_id, model, predicted in zip(*columns, strict=True):  # lists: no per-value boxing
+        given = predicted or ()
+        answers.setdefault(item_id, []).append(given)
+        by_model.setdefault(item_id, {}).setdefault(model, set()).update(given)
     records = []
-    for item_id in sorted(by_item):
-        pairs = by_item[item_id]
-        # classes over distinct names: a repeated name shares every token with itself, so
-        # it lands in its own class either way; an item's answers repeat names many times
-        distinct = list(dict.fromkeys(name for _, name in pairs))
-        class_of = dict(zip(distinct, equivalence_classes(distinct, lexicon), strict=True))
-        models: dict[int, set[str]] = {}
-        first: dict[int, str] = {}
-        for model, name in pairs:
-            cls = class_of[name]
+    for item_id in sorted(answers):
+        # classes over distinct names, in first-seen order (the order classes and their
+        # first names are met in): a repeated name lands in its own class either way
+        distinct = list(dict.fromkeys(chain.from_iterable(answers[item_id])))
+        members: dict[int, list[str]] = {}
+        for name, cls in zip(distinct, equivalence_classes(distinct, lexicon), strict=True):
             if cls >= 0:
-                models.setdefault(cls, set()).add(model)
-                first.setdefault(cls, name)
-        key = keys[item_id]
-        for cls, who in models.items():
-            if len(who) >= 2:
-                in_key = bool(score_names([first[cls]], key, lexicon).matches)
-                records.append((item_id, first[cls], len(who), in_key))
-    return pd.DataFrame.from_records(records, columns=["item_id", "name", "n_models", "in_key"])
+                members.setdefault(cls, []).append(name)
+        pooled = by_model[item_id].values()
+        n_models = Counter(chain.from_iterable(pooled))
+        for names in members.values():
+            n = (
+                n_models[names[0]]
+                if len(names) == 1
+                else sum(not given.isdisjoint(names) for given in pooled)
+            )
+            if n >= 2:
+                records.append((item_id, names[0], n))
+    # one name scores above 0 exactly when the scorer matches it to a key name
+    singles: dict[tuple[str], int] = {}
+    items: dict[str, int] = {}
+    pairs = [
+        (singles.setdefault((name,), len(singles)), items.setdefault(item_id, len(items)))
+        for item_id, name, _ in records
+    ]
+    scores = score_counts_many(list(singles), [keys[i] for i in items], pairs, lexicon)
+    in_key = [counts[0] > 0 for counts in scores]
+    frame = pd.DataFrame.from_records(records, columns=["item_id", "name", "n_models"])
+    return frame.assign(in_key=in_key)
+
+
+def _names_tuple(names: Sequence[str] | None) -> tuple[str, ...]:
+    """An answer's names as a hashable tuple (a project's already are; results.jsonl's are
+    lists; a missing list is no names)."""
+    return names if type(names) is tuple else tuple(names or ())
+
+
+def _first_keys(df: pd.DataFrame) -> dict[str, Sequence[str]]:
+    """item → its key's names (the first row's: every row of an item carries the same key)."""
+    return df.groupby("item_id")["key_names"].first().to_dict()
 
 
 def consensus_absent_share(df: pd.DataFrame, lexicon: Lexicon | None = None) -> float:
@@ -286,6 +315,23 @@ def _literal(names: Sequence[str]) -> frozenset[str]:
     return frozenset(" ".join(n.casefold().split()) for n in names if n.strip())
 
 
+def _literal_sets(answers: Iterable[tuple[str, ...]]) -> dict[tuple[str, ...], frozenset[str]]:
+    """:func:`_literal` of each distinct answer, each distinct name folded once."""
+    folded: dict[str, str] = {}
+    out: dict[tuple[str, ...], frozenset[str]] = {}
+    for names in answers:
+        if names in out:
+            continue
+        for name in names:
+            if name not in folded:
+                folded[name] = " ".join(name.casefold().split())  # a blank name folds to ""
+        out[names] = frozenset(map(folded.__getitem__, names)) - _BLANK
+    return out
+
+
+_BLANK = frozenset([""])
+
+
 def _set_f1(p: frozenset[str], k: frozenset[str]) -> float:
     tp = len(p & k)
     return 2 * tp / (len(p) + len(k)) if tp else 0.0
@@ -308,17 +354,31 @@ def shuffled_key_scores(
     zero, a lenient one does not (``docs/decisions/0011-which-answers-count.md``).
     """
     _require(df, "item_id", "model", "condition", "predicted_names", "key_names")
-    keys = df.groupby("item_id")["key_names"].first().to_dict()
+    keys = _first_keys(df)
     other = derangement(sorted(keys), seed)
-    key_sets = {item: _literal(key) for item, key in keys.items()}  # once per key, not per row
-    scored, literal = [], []
-    for item, names in zip(df["item_id"].tolist(), df["predicted_names"].tolist(), strict=True):
-        key = keys[other[item]]
-        scored.append(score_counts(names, key, lexicon)[0])  # memoised numbers, no evidence
-        literal.append(_set_f1(_literal(names), key_sets[other[item]]))
-    overlap = np.array(literal)
+    # the pairs the control scores, as (answer, key) numbers: answers repeat names across
+    # conditions, models and items sharing a key, so each distinct pair is scored once, in
+    # one batch of the scorer, and numbers hash far faster than tuples of names
+    answer_ids: dict[tuple[str, ...], int] = {}
+    answer_of = [
+        answer_ids.setdefault(n if type(n) is tuple else _names_tuple(n), len(answer_ids))
+        for n in df["predicted_names"].tolist()
+    ]
+    key_ids: dict[tuple[str, ...], int] = {}
+    key_of = {item: key_ids.setdefault(tuple(keys[other[item]]), len(key_ids)) for item in keys}
+    codes = np.array(answer_of) * len(key_ids) + np.array(
+        [key_of[i] for i in df["item_id"].tolist()]
+    )
+    distinct, row_pair = np.unique(codes, return_inverse=True)
+    pairs = [divmod(int(code), len(key_ids)) for code in distinct]
+    answers, key_lists = list(answer_ids), list(key_ids)
+    counts = score_counts_many(answers, key_lists, pairs, lexicon)
+    literal = _literal_sets(chain(key_lists, answers))
+    overlaps = [_set_f1(literal[answers[a]], literal[key_lists[k]]) for a, k in pairs]
+    scored = np.array([c[0] for c in counts])[row_pair]
+    overlap = np.array(overlaps)[row_pair]
     frame = df[["model", "condition"]]
-    excess = mean_f1(frame.assign(f1=np.array(scored) - overlap))
+    excess = mean_f1(frame.assign(f1=scored - overlap))
     return excess, mean_f1(frame.assign(f1=overlap))
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from labeler.prompts import SLOT_CONDITIONS
-from labeler.results import ScoredCell, cell_summaries, project_lexicon
+from labeler.results import CellSummaries, ScoredCell, cell_summaries, project_lexicon
 from labeler.scoring.slots import SlotLabel, SlotScore, chance_accuracy, slot_accuracy
 from labeler.slots import Slot, entry_boxes, has_printed_markers, render_slots
 from labeler.store import KeyEntry, Project, Response
@@ -113,12 +113,14 @@ def slot_results(
     project: Project,
     item_ids: Iterable[str] | None = None,
     counted: Sequence[ScoredCell] | None = None,
+    summaries: CellSummaries | None = None,
 ) -> list[SlotCell]:
     """Every counted slot answer, scored (answers whose slots no longer exist are left out).
 
     ``counted`` is the caller's :func:`counted_results` for the same items, if it has them:
     a report or export then reads the project's cells once, not twice. Without it the
-    summary read path (:func:`cell_summaries`) gives the same cells without result objects.
+    summary read path (:func:`cell_summaries`) gives the same cells without result objects;
+    ``summaries`` is the caller's own such read (or :func:`cell_columns`) of the same items.
     """
     if counted is not None:
         cells = [
@@ -128,7 +130,8 @@ def slot_results(
         ]
         keys = project.items.keys() if cells else {}
     else:
-        summaries = cell_summaries(project, item_ids)  # the numbers counted_results gives
+        if summaries is None:  # the numbers counted_results gives
+            summaries = cell_summaries(project, item_ids)
         cells = [
             (item_id, summaries.public_ids.get(item_id), model, condition, response_id, f1)
             for item_id, model, condition, response_id, f1, counts in zip(

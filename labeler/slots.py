@@ -21,10 +21,13 @@ import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from labeler.errors import LabelerError
-from labeler.pdf.geometry import PixelBox
 from labeler.store import Item, KeyEntry, Project
+
+if TYPE_CHECKING:
+    from labeler.pdf.geometry import PixelBox  # a type alias: no pymupdf import at run time
 
 #: Height of a drawn number in pixels: at least legible, at most a label's size.
 MIN_DIGIT_PX = 14

@@ -154,9 +154,9 @@ def _project_frame(args: argparse.Namespace) -> tuple[Any, Lexicon, Any, str]:
 
     The cells are :func:`labeler.results.cell_columns`' counted ones (the rule every view
     and the export use, so this report shows their numbers), read once as columns: the
-    slot answers are scored from the same read (its memo), and the frame holds only
-    :data:`REPORT_COLUMNS`, the name lists as the columns' own tuples (copying 200k lists
-    into columns nothing mutates was a tenth of the report).
+    slot answers are scored from that same read (passed in, not checked again), and the
+    frame holds only :data:`REPORT_COLUMNS`, the name lists as the columns' own tuples
+    (copying 200k lists into columns nothing mutates was a tenth of the report).
     """
     import pandas as pd
 
@@ -175,7 +175,7 @@ def _project_frame(args: argparse.Namespace) -> tuple[Any, Lexicon, Any, str]:
     with Project.open(args.results) as project:
         cells = cell_columns(project)
         lexicon = project_lexicon(project)
-        slots = slot_frame(slot_results(project))
+        slots = slot_frame(slot_results(project, summaries=cells))
         review = counts_line(review_counts(project))
     counted = [k for k, n in enumerate(cells.counts) if n]
     if not counted:

@@ -260,6 +260,10 @@ def _cache(lexicon: Lexicon | None, rules: str) -> _Cache:
     return cache
 
 
+#: ``(f1, precision, recall, n_pred, n_key)`` of one answer against one key.
+_Counts = tuple[float, float, float, int, int]
+
+
 class _Side:
     """A key list merged into equivalence classes, with one lookup table."""
 
@@ -280,7 +284,7 @@ class _Side:
         #: prediction surface -> its profile and edges to this key (see :func:`_edges`)
         self.edges: dict[str, _Edges] = {}
         #: predicted names -> (f1, precision, recall, n_pred, n_key), see :func:`score_counts`
-        self.counts: dict[tuple[str, ...], tuple[float, float, float, int, int]] = {}
+        self.counts: dict[tuple[str, ...], _Counts] = {}
 
 
 def _classes(names: Sequence[_Name]) -> tuple[Sequence[int], list[str]]:
@@ -412,35 +416,63 @@ def _edges(name: _Name, keys: _Side, cache: _Cache) -> tuple[_Edge, ...]:
     )
 
 
+class _Answer(NamedTuple):
+    """One answer's names as the matcher reads them, whatever key it meets.
+
+    ``names`` pairs each surface that has a reading with its profile, in order;
+    ``class_of`` and ``reps`` are their equivalence classes (:func:`_classes`).
+    """
+
+    names: list[tuple[str, _Name]]
+    class_of: Sequence[int]
+    reps: list[str]
+
+
+def _answer(predicted: Sequence[str], cache: _Cache) -> _Answer:
+    names = [
+        (raw, name)
+        for raw, name in zip(predicted, map(cache.name, predicted), strict=True)
+        if name.norm
+    ]
+    class_of, reps = _classes([name for _, name in names])
+    return _Answer(names, class_of, reps)
+
+
 def _match_side(
     predicted: Sequence[str], keys: _Side, cache: _Cache
 ) -> tuple[list[str], dict[tuple[int, int], tuple[int, str, str, str]]]:
-    """Prediction classes (their surfaces) and the best edge per (pred, key) class pair.
+    """Prediction classes (their surfaces) and the best edge per (pred, key) class pair."""
+    answer = _answer(predicted, cache)
+    return answer.reps, _best_edges(answer, keys, cache)
+
+
+def _best_edges(
+    answer: _Answer, keys: _Side, cache: _Cache
+) -> dict[tuple[int, int], tuple[int, str, str, str]]:
+    """The best edge per (prediction class, key class) pair of one answer against one key.
 
     Hot path of live rescoring: a prediction's edges to a key are computed once
     per prepared key (:func:`_edges`) and reused by every answer that repeats
     that surface, so each answer costs a few dict lookups per name.
     """
     memo = keys.edges
-    found = [memo.get(raw) for raw in predicted]
-    if None in found:
-        if len(memo) > _MAX_EDGE_MEMO:
-            memo.clear()
-        for n, raw in enumerate(predicted):
-            if found[n] is None:
-                name = cache.name(raw)
-                found[n] = memo[raw] = (name, _edges(name, keys, cache) if name.norm else ())
-    entries = [entry for entry in found if entry is not None and entry[0].norm]
-    class_of, reps = _classes([name for name, _ in entries])
-    if isinstance(class_of, range):  # one name per class: no edge competes with another
-        return reps, {(p, k): edge for p, (_, edges) in enumerate(entries) for k, edge in edges}
+    found = []
+    for raw, name in answer.names:
+        entry = memo.get(raw)
+        if entry is None:
+            if len(memo) > _MAX_EDGE_MEMO:
+                memo.clear()
+            entry = memo[raw] = (name, _edges(name, keys, cache))
+        found.append(entry[1])
+    if isinstance(answer.class_of, range):  # one name per class: no edge competes with another
+        return {(p, k): edge for p, edges in enumerate(found) for k, edge in edges}
     best: dict[tuple[int, int], tuple[int, str, str, str]] = {}
-    for (_, edges), p in zip(entries, class_of, strict=True):
+    for edges, p in zip(found, answer.class_of, strict=True):
         for k, edge in edges:
             current = best.get((p, k))
             if current is None or current[0] < edge[0]:
                 best[(p, k)] = edge
-    return reps, best
+    return best
 
 
 def _one_to_one(edges: dict[tuple[int, int], tuple[int, str, str, str]]) -> list[tuple[int, int]]:
@@ -495,7 +527,7 @@ def score_counts(
     lexicon: Lexicon | None = None,
     *,
     rules: Rules = DEFAULT_RULES,
-) -> tuple[float, float, float, int, int]:
+) -> _Counts:
     """``(f1, precision, recall, n_pred, n_key)`` of :func:`score_names`, without the evidence.
 
     Bulk rescoring needs the numbers only; they are memoised per prepared key
@@ -509,11 +541,48 @@ def score_counts(
     if found is None:
         if len(keys.counts) > _MAX_EDGE_MEMO:
             keys.counts.clear()
-        pred_reps, edges = _match_side(predicted, keys, cache)
-        tp = len(_one_to_one(edges)) if edges else 0
-        n_pred, n_key = len(pred_reps), len(keys.reps)
-        found = keys.counts[token] = (*_f1(tp, n_pred, n_key), n_pred, n_key)
+        found = keys.counts[token] = _counts(_answer(token, cache), keys, cache)
     return found
+
+
+def score_counts_many(
+    answers: Sequence[Sequence[str]],
+    keys: Sequence[Sequence[str]],
+    pairs: Iterable[tuple[int, int]],
+    lexicon: Lexicon | None = None,
+    *,
+    rules: Rules = DEFAULT_RULES,
+) -> list[_Counts]:
+    """``score_counts(answers[a], keys[k])`` for every ``(a, k)`` of ``pairs``, in order.
+
+    For passes that score answers against keys they were not written for (the
+    shuffled-key audit, ~67k distinct pairs at 100k answers): the memo tables are
+    found once, each key is prepared once and each answer's names are read and merged
+    into classes once, however many keys it meets, so a pair's own work is its edges
+    and matching. The numbers are :func:`score_counts`' (the same functions compute
+    them); pairs are not memoised here: a caller passes each distinct pair once.
+    """
+    cache = _cache(lexicon, rules)
+    sides: list[_Side | None] = [None] * len(keys)
+    read: list[_Answer | None] = [None] * len(answers)
+    out = []
+    for a, k in pairs:
+        side = sides[k]
+        if side is None:
+            side = sides[k] = _prepared_key(keys[k], cache)
+        answer = read[a]
+        if answer is None:
+            answer = read[a] = _answer(answers[a], cache)
+        out.append(_counts(answer, side, cache))
+    return out
+
+
+def _counts(answer: _Answer, keys: _Side, cache: _Cache) -> _Counts:
+    """The numbers of one read answer against one prepared key."""
+    edges = _best_edges(answer, keys, cache)
+    tp = len(_one_to_one(edges)) if edges else 0
+    n_pred, n_key = len(answer.reps), len(keys.reps)
+    return (*_f1(tp, n_pred, n_key), n_pred, n_key)
 
 
 def equivalence_classes(

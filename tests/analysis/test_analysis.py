@@ -185,6 +185,30 @@ def test_consensus_names_absent_from_the_key():
     assert analysis.consensus_absent_share(frame, STARTER) == pytest.approx(100 / 3)
 
 
+def test_consensus_counts_models_not_answers():
+    """A model naming a part under every condition is one model; two surfaces of one
+    part from one model are still one model; the first surface seen names the class."""
+    key = ["nucleus", "alveolus"]
+    frame = pd.DataFrame(
+        [
+            ("I1", "m1", "told", ["alveoli"], key),
+            ("I1", "m1", "blind", ["alveolus", "alveoli"], key),
+            ("I1", "m2", "told", ["nucleus"], key),
+            ("I1", "m2", "desc", ["nucleus"], key),
+            ("I1", "m2", "blind", ["nucleus"], key),
+            ("I1", "m3", "told", ["Nucleus", "ribosome"], key),
+            ("I2", "m1", "told", ["ribosome"], ["ribosome"]),
+            ("I2", "m2", "told", ["ribosomes"], ["ribosome"]),
+        ],
+        columns=["item_id", "model", "condition", "predicted_names", "key_names"],
+    )
+    names = analysis.consensus_names(frame, STARTER)
+    assert list(names.itertuples(index=False, name=None)) == [
+        ("I1", "nucleus", 2, True),
+        ("I2", "ribosome", 2, True),
+    ]
+
+
 def test_derangement_is_seeded_and_moves_every_item():
     items = [f"I{i}" for i in range(50)]
     mapping = analysis.derangement(items, seed=5)

@@ -9,7 +9,12 @@ from rapidfuzz import fuzz
 
 from labeler.lexicon import Lexicon, load_starter
 from labeler.scoring import Match, NameScore, score_names
-from labeler.scoring.match import equivalence_classes, fuzzy_similar
+from labeler.scoring.match import (
+    equivalence_classes,
+    fuzzy_similar,
+    score_counts,
+    score_counts_many,
+)
 
 STARTER = load_starter()
 
@@ -295,3 +300,31 @@ def test_equivalence_classes_exclude_fuzzy_and_blank():
     assert equivalence_classes(names) == [0, 0, -1, 1, 2, 3, 3]
     lexicon = Lexicon.from_rows([("gullet", "oesophagus", "")])
     assert equivalence_classes(["oesophagus", "gullets"], lexicon) == [0, 0]
+
+
+# -- batch scoring -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", ["card", "expert"])
+def test_score_counts_many_gives_each_pairs_own_score(starter, rules):
+    """The batch scores every (answer, key) pair exactly as one score_counts call does:
+    synonyms, plurals, fuzzy typos, equivalent predictions that count once, a hedge,
+    an empty answer, and an answer met by several keys (read once, scored per key)."""
+    answers = [
+        ["Henle's loop", "alveoli", "bicuspid valve", "atria"],
+        ["alveolus", "alveoli", "mitochondrian"],
+        ["left/right atrium", "aorta"],
+        [],
+        ["  ", "nucleus", "nucleolus"],
+    ]
+    keys = [
+        ["loop of Henle", "alveolus", "mitral valve", "atrium"],
+        ["mitochondrion", "alveolus", "nucleus"],
+        ["left atrium", "right atrium", "aorta"],
+    ]
+    pairs = [(a, k) for a in range(len(answers)) for k in range(len(keys))] + [(0, 0), (4, 1)]
+    many = score_counts_many(answers, keys, pairs, starter, rules=rules)
+    one = [score_counts(answers[a], keys[k], starter, rules=rules) for a, k in pairs]
+    assert many == one
+    assert many[0] == (1.0, 1.0, 1.0, 4, 4)  # the card's example: every name matched
+    assert many[len(keys) * 3][3] == 0  # the empty answer predicts nothing
