@@ -75,6 +75,10 @@ def dense_page(words: int, seed: int = 7) -> pymupdf.Document:
     height = max(792.0, 60 + rows * size * 1.25)
     doc = pymupdf.open()
     page = doc.new_page(width=612, height=height)
+    # one TextWriter for the page: the same Helvetica text as insert_text per line or word,
+    # built in a fraction of a second instead of ~15 s for 5,000 words
+    writer = pymupdf.TextWriter(page.rect)
+    font = pymupdf.Font("helv")
     left_edges = [30 + c * 140 for c in range(columns)]
     written = 0
     for row in range(rows):
@@ -86,15 +90,16 @@ def dense_page(words: int, seed: int = 7) -> pymupdf.Document:
             if row % 2:  # words far apart: one fragment each
                 for n in range(count):
                     x = left_edges[col] + n * 22
-                    page.insert_text((x, y), rng.choice(WORDS)[:3], fontsize=size)
+                    writer.append((x, y), rng.choice(WORDS)[:3], font=font, fontsize=size)
             else:
                 text = " ".join(rng.choice(WORDS) for _ in range(count))
-                page.insert_text((left_edges[col], y), text, fontsize=size)
+                writer.append((left_edges[col], y), text, font=font, fontsize=size)
             written += count
     for n in range(20):
         y = 40 + n * (height - 80) / 20
         page.draw_line((585, y), (600, y + 3), width=0.7)
-        page.insert_text((560, y + 2), f"Part{n}", fontsize=size)
+        writer.append((560, y + 2), f"Part{n}", font=font, fontsize=size)
+    writer.write_text(page)
     return doc
 
 
