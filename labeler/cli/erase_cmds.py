@@ -23,7 +23,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("--pdf", required=True, type=Path, help="PDF, SVG, PNG or JPEG file")
     parser.add_argument("--page", required=True, type=positive_int, help="page number, 1-based")
-    parser.add_argument("--clip", type=clip, help="X0,Y0,X1,Y1 in PDF points (top-left origin)")
+    parser.add_argument(
+        "--clip",
+        type=clip,
+        help="X0,Y0,X1,Y1 in PDF points (top-left origin; default: the page's best proposed "
+        "figure region, as add-item uses)",
+    )
     parser.add_argument("--out", required=True, type=Path, help="output folder")
     parser.add_argument(
         "--dpi", type=positive_int, default=200, help="render resolution (default 200)"
@@ -54,6 +59,7 @@ def _read_mask(path: Path | None) -> list[Any]:
 
 def run_erase(args: argparse.Namespace) -> int:
     from labeler.atomic import write_bytes, write_text
+    from labeler.curation import default_clip
     from labeler.erase import erase_figure
     from labeler.erase.edits import EraseEdits
     from labeler.pdf.document import open_document
@@ -62,7 +68,10 @@ def run_erase(args: argparse.Namespace) -> int:
         raise LabelerError(f"{args.out}: exists and is not a folder; choose another --out")
     edits = EraseEdits.from_json({"mask_strokes": _read_mask(args.mask)})
     doc = open_document(args.pdf, password=args.password)
-    result = erase_figure(doc, args.page, clip=args.clip, dpi=args.dpi, edits=edits)
+    # without --clip, the figure add-item would store: a whole page would key its running
+    # head, page number and body text
+    region = args.clip if args.clip is not None else default_clip(doc, args.page)
+    result = erase_figure(doc, args.page, clip=region, dpi=args.dpi, edits=edits)
     labels = [label.to_json() for label in result.labels]
     write_bytes(args.out / "question.png", result.question_png)
     write_bytes(args.out / "answer.png", result.answer_png)
