@@ -29,6 +29,7 @@ from labeler.erase.raster_path import (
     tilted_fragments,
 )
 from labeler.erase.rerender import redraw
+from labeler.erase.resample import enlarged_images
 from labeler.erase.result import EraseResult, HarvestedLabel, Image
 from labeler.erase.rotated import PAD, Quad, erase_quads, quad_hull
 from labeler.erase.vector_text import erase_vector_text
@@ -89,7 +90,10 @@ class Figure:
     def _hits(self) -> list[Hit]:
         """OCR of the original clip render, done at most once and only when needed."""
         if self.hits is None:
-            self.hits, self.quads = read_all(self._raster())
+            raster = self._raster()
+            infos = self.source.get_image_info() if self.images else []
+            enlarged = enlarged_images(infos, raster.zoom, raster.origin, raster.rgb.shape)
+            self.hits, self.quads = read_all(raster, enlarged)
         return self.hits
 
     def harvest(self, keep: Sequence[Box], extra: Sequence[Box], removed: Sequence[Box]) -> None:

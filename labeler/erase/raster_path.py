@@ -15,10 +15,13 @@ from dataclasses import dataclass
 import numpy as np
 import pymupdf
 
+from labeler.erase.ocr import DEFAULT_DETECTION, SMALL_TEXT
+from labeler.erase.resample import Enlarged, smoothed
 from labeler.erase.rotated import Quad, quad_height
 from labeler.harvest.fragments import Fragment, merge_on_lines
+from labeler.harvest.group import join_lines
 from labeler.harvest.type_size import line_x_height
-from labeler.pdf.geometry import Box, PixelBox, center_in
+from labeler.pdf.geometry import Box, PixelBox, Point, center_in, union
 
 
 @dataclass(frozen=True)
@@ -68,9 +71,15 @@ Hit = tuple[str, PixelBox]
 MAX_SHORT_TILT = 20.0
 
 
-def read_all(raster: Raster) -> tuple[list[Hit], dict[PixelBox, Quad]]:
+def read_all(
+    raster: Raster, enlarged: Sequence[Enlarged] = ()
+) -> tuple[list[Hit], dict[PixelBox, Quad]]:
     """OCR the whole rendered clip once: (text, pixel box) per line read, and the quad of
     each tilted line (by its box), which is erased inside that quad.
+
+    The images in ``enlarged`` are read from a smooth resampling of their blocky render
+    (``resample``), and a clip holding one is detected with ``SMALL_TEXT`` settings; the
+    boxes are in the render's pixels either way.
 
     One pass over the clip is both faster and more accurate than OCR of many
     small crops (the detector upsamples every crop to its working size). Labels written
@@ -80,16 +89,25 @@ def read_all(raster: Raster) -> tuple[list[Hit], dict[PixelBox, Quad]]:
 
     found: list[Hit] = []
     quads: dict[PixelBox, Quad] = {}
-    for hit in read_lines(np.ascontiguousarray(raster.rgb)):
+    rgb = smoothed(np.ascontiguousarray(raster.rgb), enlarged)
+    for hit in read_lines(rgb, SMALL_TEXT if enlarged else DEFAULT_DETECTION):
         text = strip_line_marks(" ".join(str(hit.text).split()))
         # two dots of a texture read along a diagonal ("00" over a cell's ribosomes): a
         # tilted read must be longer than a marker to be a label
+        if _circles(text):
+            continue
         if text and (abs(hit.angle) <= MAX_SHORT_TILT or len(text) > 2):
             x0, y0, x1, y1 = (round(float(v)) for v in hit.bbox)
             found.append((text, (x0, y0, x1, y1)))
             if is_tilted(hit):
                 quads[(x0, y0, x1, y1)] = hit.quad
     return found, quads
+
+
+def _circles(text: str) -> bool:
+    """A read spelled only with round letters ("000" for the three vessel openings drawn on
+    Gray's elbow plate) is small circles of the drawing: no label is spelled so."""
+    return len(text) >= 2 and set(text) <= set("0oO°")
 
 
 def tilted_fragments(
@@ -117,7 +135,88 @@ def tilted_fragments(
                 parts=[quad],
             )
         )
-    return pieces
+    return stacked(pieces)
+
+
+#: Degrees two tilted lines' directions may differ by and still be lines of one label.
+STACK_ANGLE = 12.0
+#: × the smaller quad height: how far apart (or overlapping) two stacked lines' quads may be
+#: across the lines (detector quads are padded, so a label's lines often overlap a little).
+STACK_GAP = 0.5
+#: Share of the shorter line that must lie beside the longer one along the lines.
+STACK_OVERLAP = 0.3
+#: × the smaller quad height: how far two stacked lines' starts, ends or centres may differ.
+STACK_ALIGN = 0.8
+
+
+def stacked(pieces: Sequence[Fragment]) -> list[Fragment]:
+    """Tilted lines stacked into labels: one fragment per run of lines under one another.
+
+    The grouper joins lines by their boxes, but a tilted line's box is its axis-aligned hull,
+    which on a 45° label overlaps the line above and below and the neighbours beside it. Here
+    lines are compared in their own frame: the same direction (within ``STACK_ANGLE``), right
+    under each other across the lines and side by side along them ("Aperture" / "for" /
+    "Dors. Inteross. Vess." on Gray's elbow plate). The joined fragment keeps every line's
+    quad, so each is erased inside its own.
+    """
+    parent = list(range(len(pieces)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i, a in enumerate(pieces):
+        for j in range(i + 1, len(pieces)):
+            if _stacked(a, pieces[j]):
+                parent[root(j)] = root(i)
+    runs: dict[int, list[Fragment]] = {}
+    for i, piece in enumerate(pieces):
+        runs.setdefault(root(i), []).append(piece)
+    return [_joined(run) if len(run) > 1 else run[0] for run in runs.values()]
+
+
+def _stacked(a: Fragment, b: Fragment) -> bool:
+    """Are ``a`` and ``b`` adjacent lines of one tilted label (either above the other)?"""
+    along = a.direction
+    if along[0] * b.direction[0] + along[1] * b.direction[1] < math.cos(math.radians(STACK_ANGLE)):
+        return False
+    across = a.down
+    height = min(quad_height(a.parts[0]), quad_height(b.parts[0]))
+    a0, a1 = _span(a, across)
+    b0, b1 = _span(b, across)
+    gap = max(b0 - a1, a0 - b1)
+    if not -STACK_GAP * height <= gap <= STACK_GAP * height:
+        return False
+    a0, a1 = _span(a, along)
+    b0, b1 = _span(b, along)
+    if min(a1, b1) - max(a0, b0) < STACK_OVERLAP * min(a1 - a0, b1 - b0):
+        return False
+    # aligned at the start, the end or the centre, as a label's lines are set; two labels
+    # side by side along one line of hatching ("Coronoid proc." before "ANNULAR LIGAMT") are not
+    tolerance = STACK_ALIGN * height
+    return min(abs(a0 - b0), abs(a1 - b1), abs(a0 + a1 - b0 - b1) / 2) <= tolerance
+
+
+def _span(piece: Fragment, axis: Point) -> tuple[float, float]:
+    """Min and max of a tilted line's quad corners (pixels) projected on ``axis``."""
+    values = [x * axis[0] + y * axis[1] for quad in piece.parts for x, y in quad]
+    return min(values), max(values)
+
+
+def _joined(run: list[Fragment]) -> Fragment:
+    """The lines of one tilted label as one fragment, read top line first."""
+    first = max(run, key=lambda f: _span(f, f.direction)[1] - _span(f, f.direction)[0])
+    lines = sorted(run, key=lambda f: sum(_span(f, first.down)))
+    return Fragment(
+        text=join_lines([f.text for f in lines]),
+        bbox=union(f.bbox for f in lines),
+        size=max(f.size for f in lines),
+        kind="ocr",
+        direction=first.direction,
+        parts=[quad for f in lines for quad in f.parts],
+    )
 
 
 #: What OCR reads a leader's stub, its dot or a line end as, at either end of a label.

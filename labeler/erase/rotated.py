@@ -9,9 +9,10 @@ of each place is kept (the longest confident one: "OBLIQUECORD" beats "BLIQUE" +
 Turning by ±90° found nothing on Gray's elbow plate that these four passes missed, because
 of the recogniser's own quarter turn.
 
-The extra passes cost four more OCR runs, so they run only on that evidence; figures with
-upright labels (the OpenStax ones: their only tilted reads are textures, far taller than a
-label line) pay nothing (``bench/raster.py``).
+The extra passes cost four more OCR runs, so they run only on that evidence, and only over
+windows round the tilted lines seen (``tilted_regions``); figures with upright labels (the
+OpenStax ones: their only tilted reads are textures, far taller than a label line) pay
+nothing (``bench/raster.py``).
 
 A tilted label is erased inside its own quad, grown by a pixel or two: its hull, an
 axis-aligned box, would also wipe the hatching around a label at 45°. Inside the quad only
@@ -25,7 +26,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from labeler.erase.ocr import MIN_CONFIDENCE, OcrBox, read_text
+from labeler.erase.ocr import DEFAULT_DETECTION, MIN_CONFIDENCE, Detection, OcrBox, read_text
 from labeler.pdf.geometry import PixelBox
 
 Quad = tuple[tuple[float, float], ...]
@@ -43,6 +44,12 @@ MAX_HINT_HEIGHT = 2.2
 #: A tilted read of fewer letters is no evidence: two dots of a texture read along a
 #: diagonal ("00" over the animal cell's ribosomes, placed large).
 MIN_HINT_LETTERS = 3
+#: × a hint's line height: the least a turned pass's window reaches beyond the hint.
+REGION_HEIGHTS = 3.0
+#: Pixels: a turned pass's window is at least this wide and tall, so the detector sees it at the
+#: scale it sees the whole figure (rapidocr enlarges an image narrower than its
+#: ``Det.limit_side_len``, 736, to that size, and boxes a label differently there).
+MIN_WINDOW = 736
 #: Two reads are of one place when they share this much of the smaller quad's area.
 SAME_PLACE = 0.6
 #: Pixels the erased area reaches beyond the quad (anti-aliased glyph edges).
@@ -53,22 +60,53 @@ TEXT_ROWS = 0.3
 INK_DEPTH = 60
 
 
-def read_lines(rgb: np.ndarray) -> list[OcrBox]:
+def read_lines(rgb: np.ndarray, detection: Detection = DEFAULT_DETECTION) -> list[OcrBox]:
     """Every text line of ``rgb`` read at the angle it is written, top-to-bottom.
 
     The upright pass alone, unless it shows tilted lines of label size (see the module
-    docstring); then the turned passes too, de-duplicated against it.
+    docstring); then the turned passes too, de-duplicated against it. Every pass detects
+    with ``detection``.
     """
-    lines = read_text(rgb, min_confidence=HINT_CONFIDENCE)
+    lines = read_text(rgb, min_confidence=HINT_CONFIDENCE, detection=detection)
     confident = [b for b in lines if b.confidence >= MIN_CONFIDENCE]
     if not needs_turned_passes(lines):
         return confident
     candidates = list(confident)
-    for angle in ANGLES:
-        turned, back = _turn(rgb, angle)
-        for box in read_text(turned):
-            candidates.append(_tightened(_mapped(box, back, rgb.shape), lines, rgb.shape))
+    for x0, y0, x1, y1 in tilted_regions(lines, rgb.shape):
+        window = np.ascontiguousarray(rgb[y0:y1, x0:x1])
+        for angle in ANGLES:
+            turned, back = _turn(window, angle)
+            back[:, 2] += (x0, y0)
+            for box in read_text(turned, detection=detection):
+                candidates.append(_tightened(_mapped(box, back, rgb.shape), lines, rgb.shape))
     return best_reads(candidates)
+
+
+def tilted_regions(lines: Sequence[OcrBox], shape: tuple[int, ...]) -> list[PixelBox]:
+    """The parts of the figure the turned passes read: round every tilted line of label size.
+
+    Each tilted hint's hull is grown by the hint's own length on every side (the upright pass
+    often sees only part of a tilted label), and windows that overlap are merged, so a label
+    is not cut between two windows more than it must be.
+    """
+    windows = []
+    for box in _hints(lines):
+        reach = round(max(quad_length(box.quad), REGION_HEIGHTS * quad_height(box.quad)))
+        windows.append(_at_least(quad_hull(box.quad, shape, pad=reach), MIN_WINDOW, shape))
+    merged: list[PixelBox] = []
+    for window in windows:
+        while (
+            i := next((k for k, w in enumerate(merged) if _overlap(w, window)), None)
+        ) is not None:
+            other = merged.pop(i)
+            window = (
+                min(window[0], other[0]),
+                min(window[1], other[1]),
+                max(window[2], other[2]),
+                max(window[3], other[3]),
+            )
+        merged.append(window)
+    return merged
 
 
 def _tightened(box: OcrBox, upright: Sequence[OcrBox], shape: tuple[int, ...]) -> OcrBox:
@@ -115,27 +153,55 @@ def _reading_order(corners: np.ndarray, angle: float) -> Quad | None:
     return tuple(slots[k] for k in order)
 
 
+def _overlap(a: PixelBox, b: PixelBox) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _at_least(box: PixelBox, side: int, shape: tuple[int, ...]) -> PixelBox:
+    """``box`` widened about its centre to ``side`` pixels each way, as far as the image goes."""
+    x0, y0, x1, y1 = box
+    grow_x, grow_y = max(side - (x1 - x0), 0), max(side - (y1 - y0), 0)
+    x0, x1 = max(x0 - grow_x // 2, 0), min(x1 + grow_x - grow_x // 2, shape[1])
+    y0, y1 = max(y0 - grow_y // 2, 0), min(y1 + grow_y - grow_y // 2, shape[0])
+    # against the image's edge, grow the other way
+    x0, x1 = max(min(x0, x1 - side), 0), min(max(x1, x0 + side), shape[1])
+    y0, y1 = max(min(y0, y1 - side), 0), min(max(y1, y0 + side), shape[0])
+    return (x0, y0, x1, y1)
+
+
 def needs_turned_passes(lines: Sequence[OcrBox]) -> bool:
     """Whether the upright pass found tilted text about as tall as the labels it read.
 
     ``lines`` are all the engine's reads, unsure ones included: a tilted line read badly
     upright is exactly the evidence.
     """
+    return bool(_hints(lines))
+
+
+def _hints(lines: Sequence[OcrBox]) -> list[OcrBox]:
+    """The tilted lines about as tall as the labels the upright pass read."""
     upright = [quad_height(b.quad) for b in lines if not is_tilted(b)]
     heights = upright or [quad_height(b.quad) for b in lines]
     if not heights:
-        return False
-    reference = float(np.median(heights))
-    return any(
-        is_tilted(b)
-        and _letters(b.text) >= MIN_HINT_LETTERS
-        and quad_height(b.quad) <= MAX_HINT_HEIGHT * reference
+        return []
+    limit = MAX_HINT_HEIGHT * float(np.median(heights))
+    return [
+        b
         for b in lines
-    )
+        if is_tilted(b) and _letters(b.text) >= MIN_HINT_LETTERS and quad_height(b.quad) <= limit
+    ]
 
 
 def is_tilted(box: OcrBox) -> bool:
     return TILT <= abs(box.angle) <= 180 - TILT
+
+
+def quad_length(quad: Quad) -> float:
+    """The mean length of a quad's two long sides (its line's length)."""
+    if len(quad) != 4:
+        return 0.0
+    (ax, ay), (bx, by), (cx, cy), (dx, dy) = quad
+    return (math.hypot(bx - ax, by - ay) + math.hypot(cx - dx, cy - dy)) / 2
 
 
 def quad_height(quad: Quad) -> float:

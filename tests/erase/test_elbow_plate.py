@@ -3,7 +3,7 @@
 The printed key (``elbow_plate.PRINTED``, 15 labels) was written by eye before Labeler ran on
 the plate. These tests pin the measured result honestly (decision 0004, known limits): most
 labels are found and erased, few are named exactly as printed (the engraved letters over
-hatching read as "OBLIQUEGORD", "enranon"), nothing named in the key is readable afterwards
+hatching read as "lenranon", "AUNUGAR LIGAMT"), nothing named in the key is readable afterwards
 at any angle, and the erasure changes no pixel outside the labels' boxes and only a small part
 of the pixels inside them (tilted labels are erased inside their quads, not their hulls).
 """
@@ -61,10 +61,11 @@ def test_most_printed_labels_are_found():
         name = _printed_label_of(label.bbox, clip)
         assert name is not None, f"{label.text!r} is not on any printed label"
         found.setdefault(name, []).append(label.text)
-    assert len(found) >= 10  # of 15 (measured: 10)
+    assert len(found) >= 13  # of 15 (measured: 13; 10 before the plate was resampled smoothly)
     exact = {n for n, texts in found.items() if any(_plain(t) == _plain(n) for t in texts)}
-    assert {"Radius", "Ulna"} <= exact  # the upright ones on clear paper
-    assert len(exact) >= 2
+    # the upright ones on clear paper, and two read turned from the smooth resampling
+    assert {"Radius", "Ulna", "Humerus", "Oblique cord"} <= exact
+    assert len(exact) >= 4
 
 
 def test_no_name_is_readable_at_any_angle_after_erasure():
