@@ -48,6 +48,7 @@ import functools
 import hashlib
 import json
 import operator
+import threading
 import weakref
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -481,59 +482,63 @@ def cell_columns(project: Project, item_ids: Iterable[str] | None = None) -> Cel
 def _cell_summaries(
     project: Project, item_ids: Iterable[str] | None, *, names: bool
 ) -> CellSummaries:
+    with _READING:  # a view opened alongside waits for this read, then takes its memo
+        return _read_summaries(project, item_ids, names=names)
+
+
+def _read_summaries(
+    project: Project, item_ids: Iterable[str] | None, *, names: bool
+) -> CellSummaries:
     wanted = None if item_ids is None else set(item_ids)
-    items = {i.id: i for i in project.items.list() if wanted is None or i.id in wanted}
+    listed = project.items.list()
+    items = {i.id: i for i in listed if wanted is None or i.id in wanted}
     version = scoring_version(DEFAULT_RULES)
-    keys = project.items.keys()
-    context = _Context(project, set(items), keys)
-    current = {i: (fp, context.item_print(i).state) for i, fp in context.key_fps.items()}
     overrides = {rid: o.value for rid, o in effective_overrides(project).items()}
     public = project.public_ids.labels(project.id_prefix)
-    # everything the columns are a function of (answers never change once stored)
+    # everything the columns (and every item's key) are a function of: answers never
+    # change once stored, and an item's version moves with every edit of it or its key,
+    # so with the lexicon's rows it stands for the key fingerprints and lexicon states,
+    # which cost more to compute than to compare
     signature = (
         version,
         None if wanted is None else frozenset(wanted),
         project.score_cache.answers_stamp(),
-        [(i.id, i.subject, i.question_asset) for i in items.values()],
-        current,
+        [(i.id, i.version, i.subject, i.question_asset) for i in listed],
+        project.lexicon.rows(),
+        project.lexicon.item_rows(),
         overrides,
     )
     memo = _SUMMARIES.get(str(project.folder))
     want = CellColumns if names else CellSummaries  # columns serve a summaries read too
     if memo is not None and memo[0] == signature and isinstance(memo[1], want):
-        return dataclasses.replace(memo[1], items=items, keys=keys, public_ids=public)
-    rows = [
-        r for r in project.score_cache.summary_rows(version, with_result=names) if r[1] in items
-    ]
-    stale_memo: dict[tuple[str | None, str | None, str, str], bool] = {}
-    markers_memo: dict[str, MarkerScore] = {}
-    cells: list[tuple[Any, ...]] = []
-    pending: list[int] = []
-    for row in rows:
-        rid, item_id, model, condition, status, parse_ok, subject, image, *cached = row
-        key_fp, state, f1, precision, recall, accuracy, markers_json, *result = cached
-        if precision is None or (key_fp, state) != current[item_id]:
-            pending.append(rid)  # nothing cached, or not trusted without a check
-            continue
-        stale_key = (subject, image, condition, item_id)
-        stale = stale_memo.get(stale_key)
-        if stale is None:
-            stale = stale_memo[stale_key] = _stale(subject, image, condition, items[item_id])
-        markers = None
-        if markers_json is not None:
-            markers = markers_memo.get(markers_json)
-            if markers is None:
-                markers = markers_memo[markers_json] = MarkerScore(*json.loads(markers_json))
-        override = overrides.get(rid)
-        cell = (
-            rid, item_id, model, condition, status, bool(parse_ok), stale,
-            f1 if override is None else override, precision, recall, accuracy, markers,
-            override,
-        )  # fmt: skip
-        cells.append((*cell, *_published(result[0])) if names else cell)
+        return dataclasses.replace(memo[1], items=items, public_ids=public)
+    keys = project.items.keys()
+    context = _Context(project, set(items), keys)
+    current = {i: (fp, context.item_print(i).state) for i, fp in context.key_fps.items()}
+    rows = project.score_cache.summary_rows(version, with_result=names)  # oldest first
+    if wanted is not None:
+        rows = [r for r in rows if r[1] in items]
+    # a cached row is taken as it is when complete and made under the item's current key
+    # fingerprint and lexicon state; the rest go through load_results' own resolution
+    read = list(zip(*rows, strict=True))  # by column: no statements per cell
+    trusted = (
+        [
+            precision is not None and (key_fp, state) == current[item_id]
+            for item_id, key_fp, state, precision in zip(
+                read[1], read[8], read[9], read[11], strict=True
+            )
+        ]
+        if rows
+        else []
+    )
+    pending = [r[0] for r, ok in zip(rows, trusted, strict=True) if not ok]
+    if pending:
+        read = list(zip(*(r for r, ok in zip(rows, trusted, strict=True) if ok), strict=True))
+    columns = _trusted_columns(read, items, overrides, names=names)
     if pending:
         resolved = project.score_cache.cells(version, pending)
         results = _resolve(project, version, context, resolved)
+        more = []
         for c in resolved:
             r, override = results[c.id], overrides.get(c.id)
             cell = (
@@ -543,13 +548,13 @@ def _cell_summaries(
                 None if r.markers is None else r.markers.accuracy, r.markers, override,
             )  # fmt: skip
             published = (r.predicted_names, r.score.n_pred, r.score.n_key)
-            cells.append((*cell, *published) if names else cell)
-    cells.sort(key=operator.itemgetter(0))
+            more.append((*cell, *published) if names else cell)
+        merged = sorted([*zip(*columns, strict=True), *more], key=operator.itemgetter(0))
+        columns = [list(c) for c in zip(*merged, strict=True)]
     fields = (*_SUMMARY_FIELDS, *_NAME_FIELDS) if names else _SUMMARY_FIELDS
-    columns = zip(*cells, strict=True) if cells else ([] for _ in fields)
     found: CellSummaries
     common: dict[str, Any] = dict(items=items, keys=keys, public_ids=public, overrides=overrides)
-    data: dict[str, Any] = dict(zip(fields, map(list, columns), strict=True))
+    data: dict[str, Any] = dict(zip(fields, columns, strict=True))
     if names:
         found = CellColumns(**data, **common, key_names=context.names)
     else:
@@ -557,6 +562,54 @@ def _cell_summaries(
     _SUMMARIES.clear()  # one project's: a window has one open
     _SUMMARIES[str(project.folder)] = (signature, found)
     return found
+
+
+def _trusted_columns(
+    read: Sequence[Sequence[Any]],
+    items: Mapping[str, Item],
+    overrides: Mapping[int, float],
+    *,
+    names: bool,
+) -> list[list[Any]]:
+    """The columns of :data:`_SUMMARY_FIELDS` (and :data:`_NAME_FIELDS` with ``names``),
+    in their order, from the columns of trusted ``summary_rows`` (empty: no rows).
+
+    Built a column at a time (one comprehension each, values shared through small memos)
+    rather than a tuple per cell: at 100k cells the per-cell statements cost as much as
+    the query.
+    """
+    if not read:
+        return [[] for _ in range(len(_SUMMARY_FIELDS) + (len(_NAME_FIELDS) if names else 0))]
+    rid, item_id, model, condition, status, parse_ok, subject, image, *cached = map(list, read)
+    _, _, f1, precision, recall, accuracy, markers_json, *result = cached
+    stale_memo: dict[tuple[str | None, str | None, str, str], bool] = {}
+
+    def stale(key: tuple[str | None, str | None, str, str]) -> bool:
+        found = stale_memo.get(key)
+        if found is None:
+            found = stale_memo[key] = _stale(*key[:3], items[key[3]])
+        return found
+
+    markers_memo: dict[str, MarkerScore] = {}
+
+    def marker_score(text: str) -> MarkerScore:
+        found = markers_memo.get(text)
+        if found is None:
+            found = markers_memo[text] = MarkerScore(*json.loads(text))
+        return found
+
+    override: list[float | None] = [overrides.get(r) for r in rid] if overrides else []
+    columns = [
+        rid, item_id, model, condition, status, [bool(p) for p in parse_ok],
+        [stale(k) for k in zip(subject, image, condition, item_id, strict=True)],
+        [f if o is None else o for f, o in zip(f1, override, strict=True)] if overrides else f1,
+        precision, recall, accuracy,
+        [None if m is None else marker_score(m) for m in markers_json],
+        override or [None] * len(rid),
+    ]  # fmt: skip
+    if names:
+        columns.extend(map(list, zip(*map(_published, result[0]), strict=True)))
+    return columns
 
 
 def _published(result_json: str) -> tuple[tuple[str, ...], int, int]:
@@ -879,6 +932,9 @@ _DECODED: dict[tuple[bytes, tuple[str, ...]], _Result] = {}
 #: The last :func:`cell_summaries` of a project folder with everything it was read from:
 #: Curate's list, Review and the Leaderboard each read the same cells after a change.
 _SUMMARIES: dict[str, tuple[tuple[Any, ...], CellSummaries]] = {}
+#: Held while :func:`cell_summaries` or :func:`cell_columns` reads: views that open together
+#: (Curate's list and Review, on their own workers) would otherwise both read every cell.
+_READING = threading.RLock()
 MAX_MEMO = 200_000
 
 
