@@ -43,7 +43,6 @@ cell (:attr:`ScoredCell.markers`), scored from each label's name and
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import hashlib
 import json
@@ -73,6 +72,7 @@ from labeler.status import ResponseStatus
 from labeler.store import Item, KeyEntry, Project, Response
 from labeler.store.records import alternative_rows
 from labeler.store.score_cache import CachedScore, CellRow
+from labeler.store.summaries import item_versions
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -379,9 +379,9 @@ class CellSummaries:
     def __len__(self) -> int:
         return len(self.response_id)
 
-    @property
+    @functools.cached_property
     def counts(self) -> list[bool]:
-        """Per cell, whether its answer counts (:func:`answer_counts`)."""
+        """Per cell, whether its answer counts (:func:`answer_counts`); worked out once."""
         return [answer_counts(s, t) for s, t in zip(self.status, self.stale, strict=True)]
 
     def left_out(self) -> LeftOut:
@@ -490,28 +490,28 @@ def _read_summaries(
     project: Project, item_ids: Iterable[str] | None, *, names: bool
 ) -> CellSummaries:
     wanted = None if item_ids is None else set(item_ids)
-    listed = project.items.list()
-    items = {i.id: i for i in listed if wanted is None or i.id in wanted}
     version = scoring_version(DEFAULT_RULES)
     overrides = {rid: o.value for rid, o in effective_overrides(project).items()}
     public = project.public_ids.labels(project.id_prefix)
-    # everything the columns (and every item's key) are a function of: answers never
-    # change once stored, and an item's version moves with every edit of it or its key,
-    # so with the lexicon's rows it stands for the key fingerprints and lexicon states,
-    # which cost more to compute than to compare
+    # everything the columns, items and keys are a function of: answers never change once
+    # stored, and an item's version moves with every write of it or its key, so with the
+    # lexicon's rows the versions stand for the items, their key fingerprints and lexicon
+    # states, which cost more to read and compute than these to compare
     signature = (
         version,
         None if wanted is None else frozenset(wanted),
         project.score_cache.answers_stamp(),
-        [(i.id, i.version, i.subject, i.question_asset) for i in listed],
+        item_versions(project),
         project.lexicon.rows(),
         project.lexicon.item_rows(),
         overrides,
+        public,
     )
     memo = _SUMMARIES.get(str(project.folder))
     want = CellColumns if names else CellSummaries  # columns serve a summaries read too
     if memo is not None and memo[0] == signature and isinstance(memo[1], want):
-        return dataclasses.replace(memo[1], items=items, public_ids=public)
+        return memo[1]  # shared, as every decoded value is: never mutated
+    items = {i.id: i for i in project.items.list() if wanted is None or i.id in wanted}
     keys = project.items.keys()
     context = _Context(project, set(items), keys)
     current = {i: (fp, context.item_print(i).state) for i, fp in context.key_fps.items()}

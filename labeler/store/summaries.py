@@ -39,6 +39,13 @@ def item_statuses(project: Project) -> list[tuple[str, str]]:
     return [(row[0], row[1]) for row in rows]
 
 
+def item_versions(project: Project) -> list[tuple[str, int]]:
+    """``(item id, version)`` of every item in creation order: a version moves with every
+    write of the item or its key, so a reader that saw the same list saw the same items."""
+    rows = project.db.execute("SELECT id, version FROM items ORDER BY rowid")
+    return [(row[0], int(row[1])) for row in rows]
+
+
 def data_version(project: Project) -> int:
     """Changes whenever another connection (another process) commits to the project."""
     return _data_version(project.db)
