@@ -12,7 +12,9 @@ engines.
 import pandas as pd
 import pytest
 
-from labeler import results, review
+import labeler.results.cache as results_cache
+import labeler.results.summaries as summary_path
+from labeler import review
 from labeler.prompts import CONDITIONS
 from labeler.results import (
     CellColumns,
@@ -196,7 +198,7 @@ def test_rows_not_to_trust_are_resolved_not_read(project):
     # this process read them before: its memo (keyed on the answers, items, key and
     # lexicon fingerprints and overrides, none of which moved) gives what it read
     assert cell_summaries(project).f1 == truth.f1
-    results._SUMMARIES.clear()  # a fresh process reads the rows, and must not trust them
+    summary_path._SUMMARIES.clear()  # a fresh process reads the rows, and must not trust them
     again = check(project)
     assert again.f1 == truth.f1 and again.precision == truth.precision
     restored = {r[0]: r for r in project.score_cache.summary_rows(rules)}
@@ -218,19 +220,19 @@ def test_columns_name_the_cached_results_whatever_their_layout():
     """The names a published row carries are scanned from the result's leading fields; a
     result laid out otherwise is parsed whole, to the same values."""
     score = NameScore(0.5, 1.0, 0.25, 2, 4, [Match("aorta", "Aorta", "exact")], [], ["Apex"])
-    result = results._Result(("aorta", "left ventricle"), ("Aorta", "Apex"), score, None, ())
-    encoded = results._encode(result)
+    result = results_cache._Result(("aorta", "left ventricle"), ("Aorta", "Apex"), score, None, ())
+    encoded = results_cache._encode(result)
     shuffled = '{"s": [0.5, 1.0, 0.25, 2, 4], "m": [], "p": ["aorta", "left ventricle"]}'
     expected = (("aorta", "left ventricle"), 2, 4)
-    assert results._published(encoded) == results._published(shuffled) == expected
+    assert summary_path._published(encoded) == summary_path._published(shuffled) == expected
 
 
 def test_views_reading_together_read_the_cells_once(project):
-    """Curate's list and Review open together, each on its own worker and connection:
-    the second waits for the first read and takes its memo (the very same columns)."""
+    """Two readers at once, each on its own thread and connection (a view's worker and the
+    export's): the second waits for the first read and takes its memo (the same columns)."""
     import threading
 
-    results._SUMMARIES.clear()
+    summary_path._SUMMARIES.clear()
     found = {}
 
     def read(name):
