@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from PySide6.QtWidgets import QApplication
 
-from labeler import results
+from labeler.results import summaries
 from labeler.store.transfer import to_postgres
 from tests import pgserver
 from tests.ui.factory import build_project
@@ -58,7 +58,7 @@ class Engine:
         self.views.append(view)
 
     def data_load(self) -> None:
-        results._SUMMARIES.clear()  # the read itself, not the memo of the last one
+        summaries._SUMMARIES.clear()  # the read itself, not the memo of the last one
         load_review(self.project.folder)
 
     def time_once(self) -> None:

@@ -8,6 +8,8 @@ per size (so peak RSS is that size's), offscreen:
 - ``painted``: ``session.open`` until the main window has been painted once
   (Curate on screen, its item list saying "loading…" if its rows are not in yet);
 - ``items listed``: until Curate's item list shows every item with its score;
+- ``review cold``: in a process of its own, opening the project with Review on screen
+  until its matrix holds every item and is painted (no view has read the cells before);
 - ``review``: switching to Review until its matrix holds every item and is painted;
 - ``leaderboard``: switching to Leaderboard until its numbers are shown
   (``leaderboard CIs``: with their bootstrap intervals);
@@ -19,7 +21,7 @@ the longest event-loop stall while doing it, measured by a 10 ms heartbeat on th
 thread (``tests/ui/stall.py``): ``stall`` is the longest wall-clock gap between ticks,
 ``busy`` the GUI thread's own CPU time in its longest gap (the scheduler of a loaded
 machine stretches the first, not the second). The load average is printed with each
-size. Goals at 100k on 2 cores: painted ≤ 3 s, review ≤ 1 s, leaderboard ≤ 3 s,
+size. Goals at 100k on 2 cores: painted ≤ 3 s, review (cold or not) ≤ 1 s, leaderboard ≤ 3 s,
 stall ≤ 50 ms; growth from 10k to 100k no worse than linear.
 
 Run: ``python bench/scale.py [--sizes 10000,100000] [--keep DIR]`` (``--keep``
@@ -43,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 
 N_MODELS = 10
 CONDITIONS = ("blind", "told", "desc", "no-image")
-GOALS = {"painted": 3.0, "review": 1.0, "leaderboard": 3.0}
+GOALS = {"painted": 3.0, "review cold": 1.0, "review": 1.0, "leaderboard": 3.0}
 STALL_GOAL = 0.050
 
 
@@ -59,6 +61,50 @@ def build(folder: Path, n_answers: int) -> Path:
         build_project(folder, n_items=n_items, models=models, images=False).close()
         return folder
     return shared_build(folder, n_items, N_MODELS, CONDITIONS)
+
+
+def measure_cold(folder: Path) -> dict[str, float]:
+    """Open ``folder`` with Review on screen and time it until its matrix is painted.
+
+    Review opened first in a fresh process (its own child): no other view has read the
+    cells before it, so nothing is memoised (``review`` in :func:`measure` comes after
+    Curate's item list has read them). The item list loads alongside, as it does
+    whichever view is shown, and its read comes first (the views' reads run one at a
+    time), so Review's own read takes its memo; CPU seconds are the whole process's
+    (import costs excluded), with the GUI thread's share (models, row sizes, painting)
+    apart from the workers' (reading and scoring).
+    """
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication([])
+    with tempfile.TemporaryDirectory() as settings:
+        QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, settings)
+        import labeler.analysis  # noqa: F401 - import costs are start-up, not the views'
+        from ui.main_window import MainWindow
+
+        window = MainWindow()
+        window.remember_state = False
+        window.resize(1280, 800)
+        window.show_view("review")
+        window.show()
+        app.processEvents()
+        review = window.views["review"]
+        start = time.perf_counter(), time.process_time(), time.thread_time()
+        window.session.open(folder)
+        n_items = len(window.session.project.items.list()) if window.session.project else 0
+        while review.loading or review.matrix_model.rowCount() != n_items:
+            app.processEvents()
+            time.sleep(0.002)
+        window.grab()
+        out = {
+            "review cold": time.perf_counter() - start[0],
+            "review cold cpu": time.process_time() - start[1],
+            "review cold gui": time.thread_time() - start[2],  # the GUI thread's own share
+        }
+        window.close()
+    return out
 
 
 def measure(folder: Path) -> dict[str, float]:
@@ -147,7 +193,7 @@ def measure(folder: Path) -> dict[str, float]:
 def report(size: int, row: dict[str, float]) -> None:
     load = ", ".join(f"{v:.1f}" for v in os.getloadavg())
     print(f"\n{size:,} answers ({int(row['cells']):,} cells in the matrix; load {load})")
-    names = ("painted", "items listed", "review", "leaderboard", "leaderboard CIs")
+    names = ("painted", "items listed", "review cold", "review", "leaderboard", "leaderboard CIs")
     for name in (*names, "run end"):
         goal = f"  (goal ≤ {GOALS[name]:.0f} s)" if name in GOALS else ""
         print(f"  {name:<15} {row[name]:7.2f} s wall {row[f'{name} cpu']:6.2f} s CPU{goal}")
@@ -157,6 +203,11 @@ def report(size: int, row: dict[str, float]) -> None:
             f" {row[f'{name} busy'] * 1000:4.0f} ms GUI-thread work"
             f"  (goal ≤ {STALL_GOAL * 1000:.0f} ms)"
         )
+    gui = row["review cold gui"]
+    print(
+        f"  review cold CPU by thread: {row['review cold cpu'] - gui:.2f} s workers,"
+        f" {gui:.2f} s GUI thread"
+    )
     print(f"  peak RSS      {row['peak rss MiB']:7.0f} MiB")
 
 
@@ -165,9 +216,13 @@ def main() -> None:
     parser.add_argument("--sizes", default="10000,100000")
     parser.add_argument("--keep", type=Path, help="build projects here and reuse them")
     parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)  # the child process
+    parser.add_argument("--measure-cold", type=Path, help=argparse.SUPPRESS)  # another child
     args = parser.parse_args()
     if args.measure:
         print(json.dumps(measure(args.measure)))
+        return
+    if args.measure_cold:
+        print(json.dumps(measure_cold(args.measure_cold)))
         return
     with tempfile.TemporaryDirectory() as tmp:
         base = args.keep or Path(tmp)
@@ -178,19 +233,23 @@ def main() -> None:
                 start = time.perf_counter()
                 build(folder, size)
                 print(f"built {size:,} answers in {time.perf_counter() - start:.0f} s")
-            child = subprocess.run(
-                [sys.executable, __file__, "--measure", str(folder)],
-                capture_output=True,
-                text=True,
-                check=True,
-            )
-            rows[size] = json.loads(child.stdout.strip().splitlines()[-1])
+            rows[size] = {}
+            for mode in ("--measure-cold", "--measure"):  # a fresh process each
+                child = subprocess.run(
+                    [sys.executable, __file__, mode, str(folder)],
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                )
+                rows[size].update(json.loads(child.stdout.strip().splitlines()[-1]))
             report(size, rows[size])
         if len(rows) > 1:
             small, large = min(rows), max(rows)
             factor = large / small
             print(f"\ngrowth {small:,} → {large:,} answers ({factor:.0f}× the answers):")
-            names = ("items listed", "review", "leaderboard", "leaderboard CIs", "run end")
+            names = (
+                "items listed", "review cold", "review", "leaderboard", "leaderboard CIs", "run end"
+            )  # fmt: skip
             for name in (*names, *(f"{n} cpu" for n in names), "peak rss MiB"):
                 ratio = rows[large][name] / max(rows[small][name], 1e-9)
                 print(

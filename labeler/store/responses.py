@@ -18,6 +18,7 @@ from labeler.errors import LabelerError
 from labeler.status import RESPONSE_STATUSES
 from labeler.store.clock import now
 from labeler.store.database import Connection, Cursor, Row, transaction
+from labeler.store.latest import note_latest
 from labeler.store.records import NewResponse, Response, dumps
 
 _JSON_COLUMNS = {"labels": "labels_json", "settings": "settings_json"}
@@ -79,6 +80,7 @@ class ResponseTable:
                 "(SELECT subject, question_asset FROM items WHERE id = ?) WHERE id = ?",
                 (response.item_id, cur.lastrowid),
             )
+            note_latest(self.db, _inserted_id(cur))
         return _inserted_id(cur)
 
     def latest(

@@ -344,6 +344,28 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE score_cache ADD COLUMN name_recall REAL;
     ALTER TABLE score_cache ADD COLUMN markers_json TEXT;
     """,
+    # 15: results17: each cell's latest answer as stored state (labeler/store/latest.py):
+    # its id and the columns a matrix reads, kept where answers are written, so a read
+    # need not group every answer; backfilled from the responses stored before
+    """
+    CREATE TABLE latest_answers (
+        response_id   INTEGER NOT NULL PRIMARY KEY REFERENCES responses(id) ON DELETE CASCADE,
+        item_id       TEXT NOT NULL,
+        model         TEXT NOT NULL,
+        condition     TEXT NOT NULL,
+        status        TEXT NOT NULL,
+        parse_ok      INTEGER NOT NULL,
+        asked_subject TEXT,
+        asked_image   TEXT,
+        UNIQUE (item_id, model, condition)
+    );
+    INSERT INTO latest_answers (
+        response_id, item_id, model, condition, status, parse_ok, asked_subject, asked_image
+    )
+    SELECT id, item_id, model, condition, status, parse_ok, asked_subject, asked_image
+    FROM responses
+    WHERE id IN (SELECT MAX(id) FROM responses GROUP BY item_id, model, condition);
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -94,9 +94,8 @@ class ScoreCacheTable:
     def latest_cells(self, rules: str) -> list[CellRow]:
         """Every cell's latest answer (metadata only) with its cached result, oldest first."""
         rows = self.db.execute(
-            f"SELECT {_CELL_COLUMNS} FROM responses r"
-            " JOIN (SELECT MAX(id) AS id FROM responses GROUP BY item_id, model, condition)"
-            " last ON r.id = last.id"
+            f"SELECT {_CELL_COLUMNS} FROM latest_answers l"
+            " JOIN responses r ON r.id = l.response_id"
             " LEFT JOIN score_cache c ON c.response_id = r.id AND c.rules = ?"
             " ORDER BY r.id",
             (rules,),
@@ -122,23 +121,25 @@ class ScoreCacheTable:
         return out
 
     def summary_rows(self, rules: str, *, with_result: bool = False) -> list[Sequence[Any]]:
-        """Every cell's latest answer as a plain tuple of :data:`SUMMARY_COLUMNS`, unordered.
+        """Every cell's latest answer as a plain tuple of :data:`SUMMARY_COLUMNS`, oldest first.
 
         What a matrix or a leaderboard shows and what judging the cached row needs, and
         nothing else: no result JSON, no labels, no raw text, no row objects. The cached
         columns are NULL where nothing is cached under ``rules``. ``with_result`` adds the
         cached ``result_json`` as a last column, for a reader that publishes the names
-        (the export, ``labeler report``).
+        (the export, ``labeler report``). The answers' columns come from
+        ``latest_answers`` (:mod:`labeler.store.latest`), one narrow row per cell in id
+        order, so no answer is grouped or its wide row read; one primary-key probe per
+        cell finds its cached row.
         """
         result = ", c.result_json" if with_result else ""
         rows = self.db.execute(
-            "SELECT r.id, r.item_id, r.model, r.condition, r.status, r.parse_ok,"
-            " r.asked_subject, r.asked_image, c.key_fp, c.lexicon_state, c.f1,"
+            "SELECT l.response_id, l.item_id, l.model, l.condition, l.status, l.parse_ok,"
+            " l.asked_subject, l.asked_image, c.key_fp, c.lexicon_state, c.f1,"
             f" c.name_precision, c.name_recall, c.marker_accuracy, c.markers_json{result}"
-            " FROM responses r"
-            " JOIN (SELECT MAX(id) AS id FROM responses GROUP BY item_id, model, condition)"
-            " last ON r.id = last.id"
-            " LEFT JOIN score_cache c ON c.response_id = r.id AND c.rules = ?",
+            " FROM latest_answers l"
+            " LEFT JOIN score_cache c ON c.response_id = l.response_id AND c.rules = ?"
+            " ORDER BY l.response_id",
             (rules,),
         )
         return rows.fetchall()  # unpacked by position: no per-row objects of ours

@@ -3,7 +3,8 @@
 The review matrix and the item list read scores through :mod:`labeler.results`;
 what they read straight from the store is here: one item's latest answers (the
 only place raw answer text is read, when the curator opens that item) through
-the ``responses_cell`` index instead of grouping every response, every item's
+``latest_answers`` (:mod:`labeler.store.latest`) instead of grouping every response,
+every item's
 id and status without the rest of its row, and the
 database's change counter, which a window polls to notice another process's
 writes (a ``labeler run`` from a terminal).
@@ -21,9 +22,8 @@ from labeler.store.responses import _response
 def item_latest(project: Project, item_id: str) -> list[Response]:
     """The latest response of each (model, condition) cell of one item, oldest first."""
     rows = project.db.execute(
-        "SELECT r.* FROM responses r WHERE r.id IN ("
-        " SELECT MAX(id) FROM responses WHERE item_id = ? GROUP BY model, condition"
-        ") ORDER BY r.id",
+        "SELECT r.* FROM latest_answers l JOIN responses r ON r.id = l.response_id"
+        " WHERE l.item_id = ? ORDER BY r.id",
         (item_id,),
     )
     return [_response(row) for row in rows]
@@ -37,6 +37,13 @@ def item_statuses(project: Project) -> list[tuple[str, str]]:
     """
     rows = project.db.execute("SELECT id, status FROM items ORDER BY rowid")
     return [(row[0], row[1]) for row in rows]
+
+
+def item_versions(project: Project) -> list[tuple[str, int]]:
+    """``(item id, version)`` of every item in creation order: a version moves with every
+    write of the item or its key, so a reader that saw the same list saw the same items."""
+    rows = project.db.execute("SELECT id, version FROM items ORDER BY rowid")
+    return [(row[0], int(row[1])) for row in rows]
 
 
 def data_version(project: Project) -> int:

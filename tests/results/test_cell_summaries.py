@@ -12,7 +12,9 @@ engines.
 import pandas as pd
 import pytest
 
-from labeler import results, review
+import labeler.results.cache as results_cache
+import labeler.results.summaries as summary_path
+from labeler import review
 from labeler.prompts import CONDITIONS
 from labeler.results import (
     CellColumns,
@@ -170,6 +172,16 @@ def test_the_two_paths_agree_through_every_kind_of_edit(project, read):
     check(project, read=read)
     check(project, ["heart", "leaf"], read)
 
+    # a slot answer superseded by a failed call: the cell is the failure, and stops counting
+    failed = record(project, "leaf", "lab/a", "slots", [], "api_error")
+    superseded = check(project, read=read)
+    assert superseded.status[superseded.response_id.index(failed)] == "api_error"
+    assert len(superseded) == len(first)
+
+    project.items.delete("cell")  # an item goes with its answers: its cells with them
+    gone = check(project, read=read)
+    assert "cell" not in gone.item_id and len(gone) == len(first) - 3 * len(ASKED)
+
 
 def test_rows_not_to_trust_are_resolved_not_read(project):
     rules = scoring_version()
@@ -186,7 +198,7 @@ def test_rows_not_to_trust_are_resolved_not_read(project):
     # this process read them before: its memo (keyed on the answers, items, key and
     # lexicon fingerprints and overrides, none of which moved) gives what it read
     assert cell_summaries(project).f1 == truth.f1
-    results._SUMMARIES.clear()  # a fresh process reads the rows, and must not trust them
+    summary_path._SUMMARIES.clear()  # a fresh process reads the rows, and must not trust them
     again = check(project)
     assert again.f1 == truth.f1 and again.precision == truth.precision
     restored = {r[0]: r for r in project.score_cache.summary_rows(rules)}
@@ -208,8 +220,37 @@ def test_columns_name_the_cached_results_whatever_their_layout():
     """The names a published row carries are scanned from the result's leading fields; a
     result laid out otherwise is parsed whole, to the same values."""
     score = NameScore(0.5, 1.0, 0.25, 2, 4, [Match("aorta", "Aorta", "exact")], [], ["Apex"])
-    result = results._Result(("aorta", "left ventricle"), ("Aorta", "Apex"), score, None, ())
-    encoded = results._encode(result)
+    result = results_cache._Result(("aorta", "left ventricle"), ("Aorta", "Apex"), score, None, ())
+    encoded = results_cache._encode(result)
     shuffled = '{"s": [0.5, 1.0, 0.25, 2, 4], "m": [], "p": ["aorta", "left ventricle"]}'
     expected = (("aorta", "left ventricle"), 2, 4)
-    assert results._published(encoded) == results._published(shuffled) == expected
+    assert summary_path._published(encoded) == summary_path._published(shuffled) == expected
+
+
+def test_views_reading_together_read_the_cells_once(project):
+    """Two readers at once, each on its own thread and connection (a view's worker and the
+    export's): the second waits for the first read and takes its memo (the same columns)."""
+    import threading
+
+    summary_path._SUMMARIES.clear()
+    found = {}
+
+    def read(name):
+        with Project.open(project.folder) as own:
+            found[name] = cell_summaries(own)
+
+    workers = [threading.Thread(target=read, args=(n,)) for n in ("list", "review")]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert found["list"].f1 is found["review"].f1
+    assert found["list"].response_id == check(project).response_id
+
+
+def test_the_memo_follows_an_edit_of_an_item_not_read(project):
+    """A read of some items hands back every item's key: an edit of another one is seen."""
+    check(project, ["heart"])
+    project.items.set_key("leaf", [KeyEntry("Stoma"), KeyEntry("Phloem")])
+    again = cell_summaries(project, ["heart"])
+    assert [e.name for e in again.keys["leaf"]] == ["Stoma", "Phloem"]

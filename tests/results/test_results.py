@@ -162,7 +162,7 @@ def test_garbage_collection_is_left_as_it_was(project, monkeypatch):
         assert not gc.isenabled()  # paused while the cells are scored
         raise RuntimeError("scorer crashed")
 
-    monkeypatch.setattr("labeler.results.score_cell", broken)
+    monkeypatch.setattr("labeler.results.cache.score_cell", broken)  # where cells are scored
     answer(project, CELL, MODELS[0], "told", ["nucleus"])  # a new answer: not in the cache
     with pytest.raises(RuntimeError, match="scorer crashed"):
         load_results(project, item_ids=[CELL])

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import labeler.results as results
+import labeler.results.cache as results_cache
 from labeler.errors import ConfigError
 from labeler.lexicon import Lexicon
 from labeler.results import answer_labels, key_markers, key_names, load_results
@@ -62,13 +63,13 @@ def heart(tmp_path):
 def scored(monkeypatch):
     """How many cells the real scorer scored since the last reset."""
     calls = []
-    real = results.score_cell
+    real = results_cache.score_cell
 
     def counting(predicted, key, lexicon):
         calls.append(tuple(predicted))
         return real(predicted, key, lexicon)
 
-    monkeypatch.setattr(results, "score_cell", counting)
+    monkeypatch.setattr(results_cache, "score_cell", counting)  # where cells are scored
     return calls
 
 
