@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -75,6 +76,7 @@ class RunView(QWidget):
         self.choices: list[ModelChoice] = []
         self.run_process: RunProcess | None = None
         self.estimate_worker: workers.Worker | None = None
+        self._estimate_due = False  # a plan asked for while hidden, made when the view shows
         self._started = 0.0
         self.last_summary: RunSummary | BatchRunSummary | CollectSummary | None = None
 
@@ -336,8 +338,22 @@ class RunView(QWidget):
 
     # -- estimate -----------------------------------------------------------
 
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._estimate_due:
+            self.refresh_estimate()
+
     def refresh_estimate(self) -> None:
-        """Plan the chosen run on a worker thread and show calls and cost."""
+        """Plan the chosen run on a worker thread and show calls and cost.
+
+        Only while the view is on screen: planning reads every answer of the project (about
+        0.5 s of a worker at 100k answers), and a hidden Run view would pay it on every open,
+        edit and run end, beside the reads of the view the curator is looking at.
+        """
+        if not self.isVisible():
+            self._estimate_due = True
+            return
+        self._estimate_due = False
         request = self.request()
         if request is None:
             self.plan.setText("Choose at least one model, one condition and one item.")

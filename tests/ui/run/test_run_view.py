@@ -176,6 +176,7 @@ def test_a_bad_models_file_is_reported_and_the_baseline_stays_usable(
     session.open(tmp_path / "p")
     view = RunView(session)
     qtbot.addWidget(view)
+    view.show()
     bad = tmp_path / "bad.toml"
     bad.write_text('[[models]]\nname = "x"\nprovider = "openia"\nmodel = "m"\n', encoding="utf-8")
     view.set_models_file(str(bad))
@@ -186,3 +187,17 @@ def test_a_bad_models_file_is_reported_and_the_baseline_stays_usable(
     qtbot.waitUntil(lambda: "calls" in view.plan.text(), timeout=10_000)
     assert "2 calls" in view.plan.text() and "cannot run" in view.plan.text()
     view.close()
+
+
+def test_a_hidden_run_view_plans_only_when_shown(tmp_path, qtbot, session):
+    """Planning reads every answer: a Run view nobody looks at must not pay it on each open."""
+    build_project(tmp_path / "p", n_items=2, models=[], images=False).close()
+    view = RunView(session)
+    qtbot.addWidget(view)
+    session.open(tmp_path / "p")
+    session.responses_changed.emit()  # what a run's end or an import sends
+    qtbot.wait(400)  # longer than the view's 250 ms re-plan delay
+    assert view.estimate_worker is None and "calls" not in view.plan.text()
+    view.show()
+    qtbot.waitUntil(lambda: "calls" in view.plan.text(), timeout=10_000)
+    assert view.estimate_worker is not None
