@@ -91,7 +91,7 @@ def read_all(
     quads: dict[PixelBox, Quad] = {}
     rgb = smoothed(np.ascontiguousarray(raster.rgb), enlarged)
     for hit in read_lines(rgb, SMALL_TEXT if enlarged else DEFAULT_DETECTION):
-        text = strip_line_marks(" ".join(str(hit.text).split()))
+        text = strip_line_marks(_spaced(" ".join(str(hit.text).split())))
         # two dots of a texture read along a diagonal ("00" over a cell's ribosomes): a
         # tilted read must be longer than a marker to be a label
         if _circles(text):
@@ -104,10 +104,32 @@ def read_all(
     return found, quads
 
 
+#: A colon between two lowercase letters: OCR's read of a word space in small type.
+_COLON_SPACE = re.compile(r"(?<=[a-z]):(?=[a-z])")
+
+
+def _spaced(text: str) -> str:
+    """ "Filaments:of cytoskeleton" (the membrane figure pasted 240 pt wide) is "Filaments of
+    cytoskeleton": a label's colon ends a heading and is followed by a space, never a letter."""
+    return _COLON_SPACE.sub(" ", text)
+
+
+#: Characters OCR reads a drawing's small circles as.
+_ROUND = frozenset("0oO°")
+
+
 def _circles(text: str) -> bool:
     """A read spelled only with round letters ("000" for the three vessel openings drawn on
-    Gray's elbow plate) is small circles of the drawing: no label is spelled so."""
-    return len(text) >= 2 and set(text) <= set("0oO°")
+    Gray's elbow plate) is small circles of the drawing: no label is spelled so.
+
+    Nor is a long run of digits that is mostly round ("700200000" for a row of a membrane's
+    phospholipid heads, some read as other digits): a figure's callout numbers are one to
+    three digits, and its names have letters.
+    """
+    if len(text) < 2 or not set(text) <= _ROUND | set("0123456789"):
+        return False
+    round_share = sum(c in _ROUND for c in text) / len(text)
+    return round_share == 1.0 or (len(text) >= 4 and round_share >= 0.5)
 
 
 def tilted_fragments(

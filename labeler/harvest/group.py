@@ -103,16 +103,36 @@ def _continues(group: LabelGroup, line: Fragment, leader: Leader | None) -> bool
         return False
     if last.direction[0] * line.direction[0] + last.direction[1] * line.direction[1] < 0.995:
         return False
-    if size > 1.35 * min(last.size, line.size):
+    if _unlike_type(last, line):
         return False
     a, b = colour(last), colour(line)
     if a is not None and b is not None and a != b:  # a coloured heading over black labels
         return False
     if not _aligned(last, line, ALIGN * size):
         return False
-    if group.leader and leader and group.leader.ident != leader.ident:
+    if group.leader and leader and not _one_leader(group.leader, leader):
         return _runs_on(last, line)
     return True
+
+
+#: Points: how close the ends of two lines' raster leaders must be for them to be one leader.
+SAME_END = 0.5
+
+
+def _one_leader(a: Leader, b: Leader) -> bool:
+    """Are ``a`` and ``b`` one leader line, found once from each of two lines of a label?
+
+    A leader leaving from between a label's two lines ("Trabecular" / "(spongy) bone" on the
+    bone figure pasted small) starts as close to both, so each line finds it; found in pixels,
+    each gets its own ident, but both end at the same point of the drawing. Two labels' own
+    leaders end at two parts.
+    """
+    if a.ident == b.ident:
+        return True
+    if len(a.points) != 1 or len(b.points) != 1:  # vector leaders: one ident per path
+        return False
+    (ax, ay), (bx, by) = a.points[0], b.points[0]
+    return abs(ax - bx) <= SAME_END and abs(ay - by) <= SAME_END
 
 
 #: Words a line of a label cannot end on: the label goes on in the next line ("Filaments of").
@@ -142,6 +162,25 @@ def _runs_on(last: Fragment, line: Fragment) -> bool:
     b0, b1 = line.extent(last.direction)
     indent = INDENT * max(last.size, line.size)
     return b0 - a0 >= indent and a1 - b1 >= indent
+
+
+#: × the smaller: a line set in type this much larger than the other's is another label.
+UNLIKE_TYPE = 1.35
+
+
+def _unlike_type(a: Fragment, b: Fragment) -> bool:
+    """Is one line set in much larger type than the other, by size and, for OCR, x-height?
+
+    An OCR box's height measures brackets and descenders as much as type: "(membrane covering
+    bone)" boxes 1.36 × as tall as "Periosteum" above it on the bone figure pasted 280 pt
+    wide, with the same x-height. Equal x-heights overrule the boxes; unequal ones never split
+    lines whose sizes agree (an all-capitals line's "x-height" is its cap height).
+    """
+    if max(a.size, b.size) <= UNLIKE_TYPE * min(a.size, b.size):
+        return False
+    if a.x_height and b.x_height:
+        return max(a.x_height, b.x_height) > UNLIKE_TYPE * min(a.x_height, b.x_height)
+    return True
 
 
 def _smaller_type(last: Fragment, line: Fragment) -> bool:
