@@ -12,9 +12,9 @@ acceptance list:
 * no key text is readable: none is extractable from the question PDF, and OCR of the question
   image reads no key name.
 
-Placements measured not to hold are left out here and named in the audit report (the elbow
-plate, the bone figure pasted 200 pt wide, pages with a /Rotate): a failing test would
-only stop the suite.
+The elbow plate has its own test (``test_elbow_plate``, which pins what it reaches); the
+small pasted placements are in ``test_pasted_small`` and pages with a /Rotate in
+``test_rotated_pages``.
 """
 
 from __future__ import annotations
