@@ -39,6 +39,14 @@ MIN_CONFIDENCE = 0.8
 #: PP-OCRv6_rec_small; matching by role keeps working when a release renames them).
 _MODEL_ROLES = {"Det": "_det_", "Cls": "_cls_", "Rec": "_rec_"}
 
+#: onnxruntime's intra-op threads per session. Its default (one per core) keeps a second thread
+#: spin-waiting between the many small kernels of these models, which costs a shared 2-core
+#: machine far more CPU than it saves wall time: cold ``labeler add-item`` (bench/add_item.py,
+#: load 10-17) fell from 4.6-4.8 to 3.4 s CPU on the OpenStax tooth, 4.7-5.1 to 3.5-3.6 s on the
+#: ear and 24.5-26.1 to 18.2-19.5 s on Gray's elbow plate. The reads do not change: boxes, texts
+#: and scores are bit for bit those of the default engine (tests/erase/test_ocr_threads.py).
+INTRA_OP_THREADS = 1
+
 # Building the engine twice at once would load the models twice, and onnxruntime
 # sessions are not documented as safe for concurrent runs; GUI workers OCR from
 # a thread pool.
@@ -114,7 +122,10 @@ def _engine() -> Any:
     """The rapidocr engine, built once, configured to use only bundled models."""
     from rapidocr import RapidOCR
 
-    params: dict[str, Any] = {"Global.log_level": "error"}
+    params: dict[str, Any] = {
+        "Global.log_level": "error",
+        "EngineConfig.onnxruntime.intra_op_num_threads": INTRA_OP_THREADS,
+    }
     for section, path in bundled_model_paths().items():
         params[f"{section}.model_path"] = str(path)
     return RapidOCR(params=params)
