@@ -75,7 +75,7 @@ def erase_turned(
     )
 
 
-def _turned(box: Sequence[float], matrix: pymupdf.Matrix) -> Box:
+def _turned(box: Sequence[float] | pymupdf.Rect, matrix: pymupdf.Matrix) -> Box:
     return rect_box(pymupdf.Rect(box) * matrix)
 
 

@@ -1,16 +1,11 @@
-"""Stand a rotated page upright, so the code that reads page content sees what a reader sees.
+"""Pages shown turned (``/Rotate``): the displayed page's frame, which clips are drawn in.
 
-A page with ``/Rotate 90/180/270`` is shown turned, and a clip is drawn on that visible
+A page with ``/Rotate 90/180/270`` is shown turned, and a clip is drawn on that displayed
 page (the Curate view renders it, ``default_clip`` proposes boxes on it). pymupdf's text,
-drawing and image boxes, redaction and ``set_cropbox`` all work in the *unrotated*
-page's coordinates, so a visible-page clip on a rotated page selects the wrong content
-(body text redacted, labels left) or lies past the unrotated media box.
-
-Rather than map every coordinate both ways through every erasure path, the visible page
-is placed upright on a new one-page document (``show_pdf_page``): the rotation becomes
-the form's transform, a placement the erasure code already handles for figures pasted
-from other PDFs, and the visible-page clip is that page's own coordinates. The same
-figure then erases exactly as on an upright page.
+drawing and image boxes, redaction and crop boxes are all in the *unrotated* page's
+coordinates. ``visible_box`` turns a content box into the displayed frame; ``upright_copy``
+makes a page that *is* the displayed page, upright, for a question PDF that must look as
+the reader saw it (``labeler.erase.turned``).
 """
 
 from __future__ import annotations
@@ -46,7 +41,7 @@ def upright_copy(doc: pymupdf.Document, page: int) -> pymupdf.Document:
     return upright
 
 
-def visible_box(page: pymupdf.Page, box: Box) -> Box:
+def visible_box(page: pymupdf.Page, box: pymupdf.Rect | Box) -> Box:
     """``box`` in ``page``'s unrotated coordinates (pymupdf's content boxes) on the visible page."""
     rect = pymupdf.Rect(box) * page.rotation_matrix
     return (rect.x0, rect.y0, rect.x1, rect.y1)

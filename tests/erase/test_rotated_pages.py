@@ -1,0 +1,159 @@
+"""Issue #11: a figure on a page with ``/Rotate 90/180/270`` erases as on the upright page.
+
+The pages are the upright textbook pages of ``test_placed_figures`` / ``test_pasted_figures``
+given a ``/Rotate``; the clip is the upright figure's clip turned onto the page as displayed
+(the frame the Curate view shows and ``default_clip`` proposes in). Before the fix the bone
+figure keyed 5-11 names with body text redacted, the membrane 1-9 of 17 or a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pymupdf
+import pytest
+
+from labeler.curation import default_clip
+from labeler.erase import erase_figure
+from labeler.erase.ocr import read_text
+from labeler.erase.residual import readable_in
+from labeler.store import Project
+from tests.erase.test_pasted_figures import KEYS, place
+from tests.erase.test_placed_figures import _place
+
+ROOT = Path(__file__).resolve().parents[2]
+DPI = 150
+BONE, MEMBRANE, TOOTH = (
+    "bone-cross-section.svg",
+    "cell-membrane-components.svg",
+    "openstax-ap2e-2409_Tooth.jpg",
+)
+CASES = [(BONE, 90), (BONE, 180), (BONE, 270), (MEMBRANE, 90), (MEMBRANE, 180)]
+CASES += [(MEMBRANE, 270), (TOOTH, 90)]
+
+
+@cache
+def _upright(name: str) -> tuple[pymupdf.Document, tuple]:
+    """The upright page: vector figures drawn at 0.53×, the raster one pasted 200 pt wide."""
+    return place(name, 200.0, 20) if name == TOOTH else _place(name, 0.53, 20)
+
+
+def _turned(name: str, rotation: int) -> tuple[pymupdf.Document, tuple]:
+    doc, clip = _upright(name)
+    turned = pymupdf.open("pdf", doc.tobytes())
+    turned[0].set_rotation(rotation)
+    turned = pymupdf.open("pdf", turned.tobytes())
+    return turned, tuple(pymupdf.Rect(clip) * turned[0].rotation_matrix)
+
+
+@cache
+def _erased(name: str, rotation: int):
+    doc, clip = _turned(name, rotation) if rotation else _upright(name)
+    return erase_figure(doc, 1, clip, dpi=DPI)
+
+
+def _keys(result) -> list[str]:
+    return sorted(label.text for label in result.labels)
+
+
+@pytest.mark.parametrize(("name", "rotation"), CASES)
+def test_a_rotated_page_keys_what_the_upright_page_keys(name, rotation):
+    assert _keys(_erased(name, 0)) == KEYS[name]
+    assert _keys(_erased(name, rotation)) == KEYS[name]
+    assert _erased(name, rotation).method == _erased(name, 0).method
+
+
+@pytest.mark.parametrize(("name", "rotation"), CASES)
+def test_a_rotated_page_erases_the_upright_pixels_turned(name, rotation):
+    turned, upright = _erased(name, rotation), _erased(name, 0)
+    quarter = -rotation // 90  # /Rotate turns clockwise, np.rot90 anticlockwise
+    assert np.array_equal(turned.question.rgb, np.rot90(upright.question.rgb, quarter))
+    assert np.array_equal(turned.answer.rgb, np.rot90(upright.answer.rgb, quarter))
+    assert not np.array_equal(turned.question.rgb, turned.answer.rgb)
+    # the answer is the clip as displayed: MuPDF's own render of it differs only where its
+    # pixel grid, anchored at the other corner of the clip, anti-aliases an edge differently
+    doc, clip = _turned(name, rotation)
+    shown = doc[0].get_pixmap(dpi=DPI, clip=clip, alpha=False, colorspace=pymupdf.csRGB)
+    rgb = np.frombuffer(shown.samples, np.uint8).reshape(shown.height, shown.width, 3)
+    assert rgb.shape == turned.answer.rgb.shape
+    assert (np.abs(rgb.astype(int) - turned.answer.rgb).max(axis=2) <= 24).mean() >= 0.98
+
+
+@pytest.mark.parametrize(("name", "rotation"), CASES)
+def test_no_key_text_is_readable_in_a_rotated_pages_question(name, rotation):
+    result = _erased(name, rotation)
+    question = pymupdf.open("pdf", result.question_pdf)[0]
+    assert question.get_text().strip() == ""
+    # the question PDF shows the clip as displayed (its width and height turned)
+    clip = pymupdf.Rect(result.clip)
+    assert question.rect.width == pytest.approx(clip.width, abs=0.5)
+    assert question.rect.height == pytest.approx(clip.height, abs=0.5)
+    # OCR reads upright text: turn the question back to the figure's own orientation
+    upright = np.ascontiguousarray(np.rot90(result.question.rgb, rotation // 90))
+    read = " ".join(box.text for box in read_text(upright)).lower()
+    assert readable_in(KEYS[name], read) == []
+
+
+@pytest.mark.parametrize("rotation", [90, 180, 270])
+def test_labels_and_the_proposed_region_are_on_the_page_as_displayed(rotation):
+    doc = _turned(MEMBRANE, rotation)[0]
+    page = doc[0]
+    for label, upright in zip(
+        _erased(MEMBRANE, rotation).labels, _erased(MEMBRANE, 0).labels, strict=True
+    ):
+        assert label.bbox == pytest.approx(
+            tuple(pymupdf.Rect(upright.bbox) * page.rotation_matrix), abs=0.02
+        )
+    proposed = default_clip(_upright(MEMBRANE)[0], 1)
+    assert proposed is not None
+    assert default_clip(doc, 1) == pytest.approx(
+        tuple(pymupdf.Rect(proposed) * page.rotation_matrix), abs=0.02
+    )
+
+
+def _labeler(*args) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "labeler", *map(str, args)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_the_cli_erases_past_the_unrotated_media_box_and_refuses_a_clip_off_the_page(tmp_path):
+    doc, clip = _turned(MEMBRANE, 90)
+    pdf = tmp_path / "mem-rot90.pdf"
+    doc.save(pdf)
+    assert clip[2] > doc[0].mediabox.x1  # the audit's clip: visible, past the media box
+    region = ",".join(f"{v:.2f}" for v in clip)
+    out = tmp_path / "out"
+    done = _labeler("erase", "--pdf", pdf, "--page", 1, "--clip", region, "--out", out)
+    assert done.returncode == 0, done.stderr
+    assert (
+        sorted(e["text"] for e in json.loads((out / "labels.json").read_text())) == KEYS[MEMBRANE]
+    )
+    off = _labeler("erase", "--pdf", pdf, "--page", 1, "--clip", "800,10,900,90", "--out", out)
+    assert off.returncode == 2
+    assert off.stderr.strip().startswith("labeler: error:") and "Traceback" not in off.stderr
+
+
+def test_add_item_on_a_rotated_page_keys_as_on_the_upright_page(tmp_path):
+    keys = []
+    for rotation in (0, 90):
+        doc = _turned(BONE, rotation)[0] if rotation else _upright(BONE)[0]
+        pdf = tmp_path / f"bone-{rotation}.pdf"
+        doc.save(pdf)
+        folder = tmp_path / f"project-{rotation}"
+        assert _labeler("init", folder, "--no-starter-lexicon").returncode == 0
+        done = _labeler("add-item", folder, "--pdf", pdf, "--page", 1)
+        assert done.returncode == 0, done.stderr
+        with Project.open(folder) as project:
+            (item,) = project.items.list()
+            keys.append(sorted(e.name for e in project.items.key(item.id)))
+    assert keys[0] == keys[1] and len(keys[0]) == len(KEYS[BONE])
