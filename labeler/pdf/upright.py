@@ -3,9 +3,9 @@
 A page with ``/Rotate 90/180/270`` is shown turned, and a clip is drawn on that displayed
 page (the Curate view renders it, ``default_clip`` proposes boxes on it). pymupdf's text,
 drawing and image boxes, redaction and crop boxes are all in the *unrotated* page's
-coordinates. ``visible_box`` turns a content box into the displayed frame; ``upright_copy``
-makes a page that *is* the displayed page, upright, for a question PDF that must look as
-the reader saw it (``labeler.erase.turned``).
+coordinates. ``visible_box`` turns a content box into the displayed frame, ``content_box``
+back; ``upright_copy`` makes a page that *is* the displayed page, upright, for a question
+PDF that must look as the reader saw it (``labeler.erase.turned``).
 """
 
 from __future__ import annotations
@@ -44,4 +44,10 @@ def upright_copy(doc: pymupdf.Document, page: int) -> pymupdf.Document:
 def visible_box(page: pymupdf.Page, box: pymupdf.Rect | Box) -> Box:
     """``box`` in ``page``'s unrotated coordinates (pymupdf's content boxes) on the visible page."""
     rect = pymupdf.Rect(box) * page.rotation_matrix
+    return (rect.x0, rect.y0, rect.x1, rect.y1)
+
+
+def content_box(page: pymupdf.Page, box: pymupdf.Rect | Box) -> Box:
+    """``box`` on the visible page in ``page``'s unrotated coordinates (``visible_box`` undone)."""
+    rect = pymupdf.Rect(box) * page.derotation_matrix
     return (rect.x0, rect.y0, rect.x1, rect.y1)

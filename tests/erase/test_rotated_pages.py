@@ -20,8 +20,13 @@ import pytest
 
 from labeler.curation import default_clip
 from labeler.erase import erase_figure
+from labeler.erase.edits import EraseEdits
+from labeler.erase.mask import Stroke
 from labeler.erase.ocr import read_text
 from labeler.erase.residual import readable_in
+from labeler.errors import DocumentError
+from labeler.pdf.pagebox import set_cropbox
+from labeler.scan import page_candidates
 from labeler.store import Project
 from tests.erase.test_pasted_figures import KEYS, place
 from tests.erase.test_placed_figures import _place
@@ -157,3 +162,47 @@ def test_add_item_on_a_rotated_page_keys_as_on_the_upright_page(tmp_path):
             (item,) = project.items.list()
             keys.append(sorted(e.name for e in project.items.key(item.id)))
     assert keys[0] == keys[1] and len(keys[0]) == len(KEYS[BONE])
+
+
+@pytest.mark.parametrize("rotation", [90, 270])
+def test_the_curators_edits_are_drawn_on_the_page_as_displayed(rotation):
+    doc, clip = _upright(BONE)
+    upright = _erased(BONE, 0)
+    dropped = upright.labels[0]  # a proposed label the curator says is not one
+    x0, y0, x1, y1 = upright.labels[-1].bbox
+    stroke = Stroke(width=6.0, points=((x0, (y0 + y1) / 2), (x1, (y0 + y1) / 2)))
+    edits = EraseEdits(removed_boxes=(dropped.bbox,), mask_strokes=(stroke,))
+    expected = erase_figure(doc, 1, clip, dpi=DPI, edits=edits)
+    turned_doc, turned_clip = _turned(BONE, rotation)
+    matrix = turned_doc[0].rotation_matrix
+    shown = EraseEdits(
+        removed_boxes=(tuple(pymupdf.Rect(dropped.bbox) * matrix),),
+        mask_strokes=(
+            Stroke(
+                width=6.0, points=tuple(tuple(pymupdf.Point(p) * matrix) for p in stroke.points)
+            ),
+        ),
+    )
+    result = erase_figure(turned_doc, 1, turned_clip, dpi=DPI, edits=shown)
+    assert _keys(result) == _keys(expected) == sorted(set(KEYS[BONE]) - {dropped.text})
+    assert dropped.text in result.kept and result.method.endswith("mask")
+    assert np.array_equal(result.question.rgb, np.rot90(expected.question.rgb, -rotation // 90))
+
+
+def test_scan_finds_a_rotated_pages_figure_where_it_is_displayed():
+    upright = page_candidates(_upright(BONE)[0], 1)
+    doc = _turned(BONE, 90)[0]
+    turned = page_candidates(doc, 1)
+    assert [(c.kind, c.labels, c.with_leaders) for c in turned] == [
+        (c.kind, c.labels, c.with_leaders) for c in upright
+    ]
+    assert upright and upright[0].labels >= len(KEYS[BONE])
+    for shown, candidate in zip(turned, upright, strict=True):
+        expected = tuple(pymupdf.Rect(candidate.clip) * doc[0].rotation_matrix)
+        assert shown.clip == pytest.approx(expected, abs=0.02)
+
+
+def test_a_crop_box_past_the_media_box_is_a_clear_error():
+    page = _upright(BONE)[0][0]
+    with pytest.raises(DocumentError, match="outside the page's media box"):
+        set_cropbox(page, (400.0, 100.0, 700.0, 300.0))
