@@ -24,8 +24,6 @@ from labeler.erase.edits import EraseEdits
 from labeler.erase.mask import Stroke
 from labeler.erase.ocr import read_text
 from labeler.erase.residual import readable_in
-from labeler.errors import DocumentError
-from labeler.pdf.pagebox import set_cropbox
 from labeler.scan import page_candidates
 from labeler.store import Project
 from tests.erase.test_pasted_figures import KEYS, place
@@ -219,9 +217,3 @@ def test_scan_finds_a_rotated_pages_figure_where_it_is_displayed():
     for shown, candidate in zip(turned, upright, strict=True):
         expected = tuple(pymupdf.Rect(candidate.clip) * doc[0].rotation_matrix)
         assert shown.clip == pytest.approx(expected, abs=0.02)
-
-
-def test_a_crop_box_past_the_media_box_is_a_clear_error():
-    page = _upright(BONE)[0][0]
-    with pytest.raises(DocumentError, match="outside the page's media box"):
-        set_cropbox(page, (400.0, 100.0, 700.0, 300.0))
