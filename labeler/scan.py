@@ -74,6 +74,7 @@ def page_candidates(doc: Any, page: int) -> list[Candidate]:
     from labeler.pdf.content import drawings, image_boxes, text_spans
     from labeler.pdf.figures import propose_figures
     from labeler.pdf.geometry import overlaps
+    from labeler.pdf.upright import content_box
 
     target = doc[page - 1]
     proposals = propose_figures(doc, page)
@@ -82,12 +83,13 @@ def page_candidates(doc: Any, page: int) -> list[Candidate]:
     pictures = image_boxes(target)
     found = []
     for proposal in proposals:
-        clip = proposal.clip
-        raster = any(overlaps(p, clip) and _share(p, clip) > 0.5 for p in pictures)
-        spans = [s for s in text_spans(target, clip) if s.plausible]
+        clip = proposal.clip  # on the page as displayed; its content in the page's own frame:
+        area = content_box(target, clip)
+        raster = any(overlaps(p, area) and _share(p, area) > 0.5 for p in pictures)
+        spans = [s for s in text_spans(target, area) if s.plausible]
         groups = [
             g
-            for g in group_labels(fragments_from_spans(spans), LeaderIndex(drawings(target, clip)))
+            for g in group_labels(fragments_from_spans(spans), LeaderIndex(drawings(target, area)))
             if not g.excluded and len(g.text) <= 60  # a marker letter is a label too
         ]
         if raster and not groups:

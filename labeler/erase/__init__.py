@@ -55,7 +55,10 @@ def erase_figure(
     """
     from labeler.erase.edits import EraseEdits
     from labeler.erase.pipeline import erase
+    from labeler.erase.turned import erase_turned, shown_turned
     from labeler.pdf.limits import mupdf_errors
 
     with mupdf_errors(doc.name or "the document", f"erasing page {page}"):
+        if shown_turned(doc, page):  # a /Rotate page: ``clip`` is on the page as displayed
+            return erase_turned(doc, page, clip, dpi, edits or EraseEdits())
         return erase(doc, page, clip, dpi, edits or EraseEdits())

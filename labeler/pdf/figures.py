@@ -15,8 +15,9 @@ import pymupdf
 
 from labeler.pdf.content import drawings, image_boxes, text_spans
 from labeler.pdf.document import get_page
-from labeler.pdf.geometry import Box, grown, merge_overlapping, overlaps, union
+from labeler.pdf.geometry import Box, as_box, grown, merge_overlapping, overlaps, union
 from labeler.pdf.limits import guarded
+from labeler.pdf.upright import visible_box
 
 CAPTION = re.compile(r"^\s*(fig\.?|figure)\s*\d+", re.IGNORECASE)
 JOIN_GAP = 12.0  # points: drawings closer than this are one figure
@@ -47,8 +48,9 @@ def _captions(page: pymupdf.Page) -> list[tuple[Box, str]]:
 def propose_figures(doc: pymupdf.Document, page: int) -> list[FigureCandidate]:
     """Figure candidates on 1-based ``page``, best first (ties in reading order)."""
     target = get_page(doc, page)
-    area = target.rect.width * target.rect.height
-    wide = 0.6 * target.rect.width
+    bounds = target.rect * target.derotation_matrix  # content boxes ignore a /Rotate
+    area = bounds.width * bounds.height
+    wide = 0.6 * bounds.width
     shapes = [
         d.rect
         for d in drawings(target)
@@ -74,7 +76,10 @@ def propose_figures(doc: pymupdf.Document, page: int) -> list[FigureCandidate]:
         has_image = any(overlaps(p, cluster) for p in pictures)
         richness = min(1.0, len(members) / 10) if not has_image else 1.0
         score = round(0.5 * richness + (0.5 if caption else 0.0), 3)
-        clip = tuple(round(v, 2) for v in (pymupdf.Rect(grown(box, 4)) & target.rect))
+        # a clip is on the page as displayed (see ``labeler.pdf.upright``)
+        clip = as_box(
+            round(v, 2) for v in visible_box(target, pymupdf.Rect(grown(box, 4)) & bounds)
+        )
         candidates.append(FigureCandidate(clip, score, caption))
     return sorted(candidates, key=lambda c: (-c.score, c.clip[1], c.clip[0]))
 

@@ -13,6 +13,8 @@ from collections.abc import Sequence
 
 import pymupdf
 
+from labeler.errors import DocumentError
+
 
 def set_cropbox(page: pymupdf.Page, rect: Sequence[float]) -> None:
     """Crop ``page`` to ``rect`` (page coordinates, top-left origin), as ``Page.set_cropbox``."""
@@ -21,7 +23,10 @@ def set_cropbox(page: pymupdf.Page, rect: Sequence[float]) -> None:
     # PDF boxes have a bottom-left origin: flip y about the media box's top
     box = (x0, media.y1 - y1, x1, media.y1 - y0)
     if not (media.x0 <= box[0] < box[2] <= media.x1 and media.y0 <= box[1] < box[3] <= media.y1):
-        raise ValueError(f"CropBox {tuple(rect)} not in MediaBox {tuple(media)}")
+        raise DocumentError(
+            f"the region {tuple(rect)} lies outside the page's media box {tuple(media)}"
+            " (regions are PDF points, top-left origin, of the page as displayed)"
+        )
     mupdf = pymupdf.mupdf
     page_obj = mupdf.pdf_page_from_fz_page(page.this).obj()
     mupdf.pdf_dict_put_rect(page_obj, mupdf.PDF_ENUM_NAME_CropBox, mupdf.FzRect(*box))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pymupdf
 import pytest
 
+from labeler.errors import DocumentError
 from labeler.pdf.pagebox import set_cropbox
 
 
@@ -36,5 +37,5 @@ def test_same_crop_box_as_pymupdf(mediabox, rotation):
 
 def test_box_outside_the_media_box_is_refused():
     _, ours = two_copies((0, 0, 612, 792), 0)
-    with pytest.raises(ValueError, match="not in MediaBox"):
+    with pytest.raises(DocumentError, match="outside the page's media box"):
         set_cropbox(ours[0], (50, 60, 700, 400))
