@@ -3,33 +3,19 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pymupdf
 import pytest
 
 from tests.erase.erase_fixtures import LABELS, as_outlines, as_pasted_image, build
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _labeler(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "labeler", *map(str, args)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+from tests.labeler_cli import run_labeler
 
 
 def test_erase_writes_images_pdf_and_labels(tmp_path):
     pdf = tmp_path / "book.pdf"
     build().save(pdf)
     out = tmp_path / "out"
-    done = _labeler(
+    done = run_labeler(
         "erase", "--pdf", pdf, "--page", 1, "--clip", "20,20,580,420", "--out", out, "--dpi", 100
     )
     assert done.returncode == 0, done.stderr
@@ -46,20 +32,20 @@ def test_erase_writes_images_pdf_and_labels(tmp_path):
 
 
 def test_erase_reports_bad_input_in_one_line(tmp_path):
-    missing = _labeler(
+    missing = run_labeler(
         "erase", "--pdf", tmp_path / "nope.pdf", "--page", 1, "--out", tmp_path / "o"
     )
     assert missing.returncode == 2
     assert missing.stderr.strip().startswith("labeler: error:") and "no such file" in missing.stderr
     pdf = tmp_path / "one.pdf"
     build().save(pdf)
-    wrong_page = _labeler("erase", "--pdf", pdf, "--page", 3, "--out", tmp_path / "o")
+    wrong_page = run_labeler("erase", "--pdf", pdf, "--page", 3, "--out", tmp_path / "o")
     assert wrong_page.returncode == 2 and "pages 1-1" in wrong_page.stderr
-    bad_clip = _labeler(
+    bad_clip = run_labeler(
         "erase", "--pdf", pdf, "--page", 1, "--clip", "5,5,1", "--out", tmp_path / "o"
     )
     assert bad_clip.returncode == 2 and "X0,Y0,X1,Y1" in bad_clip.stderr
-    outside = _labeler(
+    outside = run_labeler(
         "erase", "--pdf", pdf, "--page", 1, "--clip", "700,700,800,800", "--out", tmp_path / "o"
     )
     assert outside.returncode == 2 and "does not overlap" in outside.stderr
@@ -74,7 +60,7 @@ def test_erase_picks_the_path_by_itself(tmp_path, convert, kind):
     pdf = tmp_path / "figure.pdf"
     convert(build(UPRIGHT)).save(pdf)
     out = tmp_path / "out"
-    done = _labeler("erase", "--pdf", pdf, "--page", 1, "--out", out, "--dpi", 100)
+    done = run_labeler("erase", "--pdf", pdf, "--page", 1, "--out", out, "--dpi", 100)
     assert done.returncode == 0, done.stderr
     labels = json.loads((out / "labels.json").read_text())
     assert sorted(entry["text"] for entry in labels) == sorted(label.name for label in UPRIGHT)

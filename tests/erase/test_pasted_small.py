@@ -19,15 +19,12 @@ keep every pixel outside the label boxes and leave no key name readable.
 
 from __future__ import annotations
 
-from functools import cache
-
 import numpy as np
 import pytest
 
-from labeler.erase import erase_figure
 from labeler.erase.raster_path import _circles, _spaced
-from tests.erase.test_pasted_figures import KEYS, place
-from tests.erase.test_placement_audit import _outside_labels, _readable, _rgb
+from tests.erase.test_pasted_figures import KEYS
+from tests.erase.test_placement_audit import _outside_labels, _pasted, _readable, _rgb
 
 DPI = 200
 
@@ -40,12 +37,6 @@ PLACEMENTS = [
     ("cell-membrane-components.svg", 240.0, 0.0),
     ("cell-membrane-components.svg", 280.0, 224.0),
 ]
-
-
-@cache
-def _pasted(name: str, width: float, left: float):
-    doc, clip = place(name, width, left)
-    return erase_figure(doc, 1, clip, dpi=DPI), clip
 
 
 @pytest.fixture(params=PLACEMENTS, ids=lambda p: f"{p[0][:4]}-{p[1]:.0f}pt-at-{p[2]:.0f}")

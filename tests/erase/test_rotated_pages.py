@@ -9,10 +9,7 @@ figure keyed 5-11 names with body text redacted, the membrane 1-9 of 17 or a tra
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from functools import cache
-from pathlib import Path
 
 import numpy as np
 import pymupdf
@@ -28,8 +25,8 @@ from labeler.scan import page_candidates
 from labeler.store import Project
 from tests.erase.test_pasted_figures import KEYS, place
 from tests.erase.test_placed_figures import _place
+from tests.labeler_cli import run_labeler
 
-ROOT = Path(__file__).resolve().parents[2]
 DPI = 150
 BONE, MEMBRANE, TOOTH = (
     "bone-cross-section.svg",
@@ -138,16 +135,6 @@ def test_labels_and_the_proposed_region_are_on_the_page_as_displayed(rotation):
     )
 
 
-def _labeler(*args) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "labeler", *map(str, args)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-
-
 def test_the_cli_erases_past_the_unrotated_media_box_and_refuses_a_clip_off_the_page(tmp_path):
     doc, clip = _turned(MEMBRANE, 90)
     pdf = tmp_path / "mem-rot90.pdf"
@@ -155,12 +142,12 @@ def test_the_cli_erases_past_the_unrotated_media_box_and_refuses_a_clip_off_the_
     assert clip[2] > doc[0].mediabox.x1  # the audit's clip: visible, past the media box
     region = ",".join(f"{v:.2f}" for v in clip)
     out = tmp_path / "out"
-    done = _labeler("erase", "--pdf", pdf, "--page", 1, "--clip", region, "--out", out)
+    done = run_labeler("erase", "--pdf", pdf, "--page", 1, "--clip", region, "--out", out)
     assert done.returncode == 0, done.stderr
     assert (
         sorted(e["text"] for e in json.loads((out / "labels.json").read_text())) == KEYS[MEMBRANE]
     )
-    off = _labeler("erase", "--pdf", pdf, "--page", 1, "--clip", "800,10,900,90", "--out", out)
+    off = run_labeler("erase", "--pdf", pdf, "--page", 1, "--clip", "800,10,900,90", "--out", out)
     assert off.returncode == 2
     assert off.stderr.strip().startswith("labeler: error:") and "Traceback" not in off.stderr
 
@@ -172,8 +159,8 @@ def test_add_item_on_a_rotated_page_keys_as_on_the_upright_page(tmp_path):
         pdf = tmp_path / f"bone-{rotation}.pdf"
         doc.save(pdf)
         folder = tmp_path / f"project-{rotation}"
-        assert _labeler("init", folder, "--no-starter-lexicon").returncode == 0
-        done = _labeler("add-item", folder, "--pdf", pdf, "--page", 1)
+        assert run_labeler("init", folder, "--no-starter-lexicon").returncode == 0
+        done = run_labeler("add-item", folder, "--pdf", pdf, "--page", 1)
         assert done.returncode == 0, done.stderr
         with Project.open(folder) as project:
             (item,) = project.items.list()
