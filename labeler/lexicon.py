@@ -80,6 +80,17 @@ def _row(canonical: str, synonym: str, relation: str | None, where: str) -> Lexi
     return LexiconRow(canonical, synonym, relation)  # type: ignore[arg-type]
 
 
+def _checked(rows: Iterable[tuple[str, str, str | None] | LexiconRow]) -> list[LexiconRow]:
+    """Rows from ``(canonical, synonym, relation)`` tuples, each checked (errors name the row)."""
+    checked = []
+    for n, item in enumerate(rows, start=1):
+        if isinstance(item, LexiconRow):
+            item = (item.canonical, item.synonym, item.relation)
+        canonical, synonym, *rest = item
+        checked.append(_row(canonical, synonym, rest[0] if rest else None, f"row {n}"))
+    return checked
+
+
 class _Index:
     """Lookup tables derived from the rows; rebuilt whenever the rows change.
 
@@ -121,11 +132,12 @@ class _Index:
         for row in rows:
             canonical = name_forms(normalize(row.canonical))
             synonym = name_forms(normalize(row.synonym))
-            union_all(canonical | synonym if row.relation == "same" else ())
-            union_all(canonical)
+            if row.relation == "same":  # one union of both sides: the names' own are inside it
+                union_all(canonical | synonym)
+                continue
+            union_all(canonical)  # a distinct row: each side's forms are one name
             union_all(synonym)
-            if row.relation == "distinct":
-                distinct_rows.append((row, next(iter(canonical)), next(iter(synonym))))
+            distinct_rows.append((row, next(iter(canonical)), next(iter(synonym))))
         if base is None:
             self._roots = sorted(f for f, up in parent.items() if f == up)
         else:
@@ -165,6 +177,13 @@ class _Index:
     def _group(self, form: str) -> int:
         return bisect_left(self._roots, self._find(form))
 
+    def knows_any(self, forms: Iterable[str]) -> bool:
+        """True when some of these singular readings is a lexicon term's: exactly when
+        :meth:`groups` can answer anything but empty for them (a scorer's cue to share
+        the profile it made with no lexicon)."""
+        parent = self._parent
+        return any(f in parent for f in forms)
+
     def groups(self, forms: frozenset[str]) -> frozenset[int]:
         """Group ids of a name given its singular readings (empty if unknown)."""
         found = self._cache.get(forms)
@@ -177,11 +196,14 @@ class _Index:
 class Lexicon:
     """Synonym groups and distinct pairs; see the module docstring."""
 
-    def __init__(self, rows: Iterable[LexiconRow] = ()) -> None:
+    def __init__(self, rows: Iterable[LexiconRow] = (), *, index: _Index | None = None) -> None:
+        """``index``, when given, is the rows' index already built (:meth:`_layer`)."""
         self._rows: list[LexiconRow] = []
         self._keys: set[tuple[str, str, str]] = set()
         for row in rows:
             self._insert(row)
+        if index is not None:
+            self.__dict__["index"] = index  # the cached_property's slot
         self.index  # noqa: B018 - validate now: a conflicting lexicon fails on load
 
     # -- construction and codec -------------------------------------------------
@@ -189,13 +211,7 @@ class Lexicon:
     @classmethod
     def from_rows(cls, rows: Iterable[tuple[str, str, str | None] | LexiconRow]) -> Lexicon:
         """Build from ``(canonical, synonym, relation)`` tuples; relation ``None``/``""`` = same."""
-        checked = []
-        for n, item in enumerate(rows, start=1):
-            if isinstance(item, LexiconRow):
-                item = (item.canonical, item.synonym, item.relation)
-            canonical, synonym, *rest = item
-            checked.append(_row(canonical, synonym, rest[0] if rest else None, f"row {n}"))
-        return cls(checked)
+        return cls(_checked(rows))
 
     @classmethod
     def from_csv(cls, path: str | os.PathLike[str]) -> Lexicon:
@@ -252,19 +268,27 @@ class Lexicon:
         scoring caches are shared instead of rebuilt per item. Otherwise only the
         item's rows are indexed, on top of this lexicon's index (:meth:`_Index.layered`).
         """
-        extra = [r for r in Lexicon.from_rows(item_rows).rows() if self._key(r) not in self._keys]
-        return self._layer(extra) if extra else self
+        rows = _checked(item_rows)
+        extra = [r for r in rows if self._key(r) not in self._keys]
+        if not extra:
+            return self
+        try:
+            return self._layer(extra)
+        except ConfigError:
+            Lexicon(rows)  # the item's rows conflicting alone: say so, not through the global
+            raise
 
     def _layer(self, extra: Iterable[LexiconRow]) -> Lexicon:
         """This lexicon's rows then ``extra``'s new ones, indexed incrementally."""
-        layered = Lexicon()
-        layered._rows, layered._keys = list(self._rows), set(self._keys)
+        keys = set(self._keys)
         added = []
         for row in extra:
-            if layered._key(row) not in layered._keys:
-                layered._insert(row)
+            key = self._key(row)
+            if key not in keys:
+                keys.add(key)
                 added.append(row)
-        layered.__dict__["index"] = self.index.layered(added)  # the cached_property's slot
+        layered = Lexicon(index=self.index.layered(added))
+        layered._rows, layered._keys = [*self._rows, *added], keys
         return layered
 
     def search(self, text: str) -> list[LexiconRow]:

@@ -128,7 +128,10 @@ class _Name(NamedTuple):
     the tokens that make two names "the same" (all levels but exact, which
     normalised subsumes, and fuzzy; no lossy reading); ``fuzzy`` the
     ``(prefix, text)`` pairs the fuzzy level compares. ``hedge`` names two parts
-    at once; ``alternatives`` offers several names for one part.
+    at once; ``alternatives`` offers several names for one part. ``lookups`` are
+    every singular reading the profile asked the lexicon's index about: the
+    lexicon's only say in a profile, so one the index knows none of is the
+    profile under no lexicon at all (:meth:`_Cache.name` shares it).
     """
 
     raw: str
@@ -140,6 +143,7 @@ class _Name(NamedTuple):
     why: dict[str | int, tuple[str, ...]]
     hedge: bool = False
     alternatives: bool = False
+    lookups: frozenset[str] = frozenset()
 
 
 def _card_profile(raw: str, index: _Index) -> _Name:
@@ -156,7 +160,7 @@ def _card_profile(raw: str, index: _Index) -> _Name:
     strength[equivalent[0]] = 4
     strength[_RAW + raw.strip()] = 5
     fuzzy = ((norm[:FUZZY_PREFIX], norm),) if len(norm) >= FUZZY_MIN_LEN else ()
-    return _Name(raw.strip(), norm, groups, strength, equivalent, fuzzy, {})
+    return _Name(raw.strip(), norm, groups, strength, equivalent, fuzzy, {}, lookups=forms)
 
 
 def _expert_profile(raw: str, index: _Index) -> _Name:
@@ -172,12 +176,14 @@ def _expert_profile(raw: str, index: _Index) -> _Name:
     strength: dict[str | int, int] = {}
     why: dict[str | int, tuple[str, ...]] = {}
     equivalent: list[str | int] = []
+    lookups = set(name_forms(card_norm))
     groups = set(index.groups(name_forms(card_norm)))
     for reading in readings:
         reading_forms = expert.forms(reading.text)
         tokens = [(_NORM + reading.text, 4), *((_FORM + f, 3) for f in sorted(reading_forms))]
         if not reading.lossy:
             groups |= index.groups(reading_forms)
+            lookups |= reading_forms
         for token, level in tokens:
             if strength.get(token, 0) < level:
                 strength[token] = level
@@ -205,6 +211,7 @@ def _expert_profile(raw: str, index: _Index) -> _Name:
         why,
         reader.hedge,
         reader.alternatives,
+        frozenset(lookups),
     )
 
 
@@ -219,19 +226,28 @@ def _plain_profile(raw: str, text: str, index: _Index) -> _Name:
     strength[equivalent[0]] = 4
     strength[_RAW + raw.strip()] = 5
     fuzzy = ((text[:FUZZY_PREFIX], text),) if len(text) >= FUZZY_MIN_LEN else ()
-    return _Name(raw.strip(), text, groups, strength, equivalent, fuzzy, {})
+    return _Name(raw.strip(), text, groups, strength, equivalent, fuzzy, {}, lookups=forms)
 
 
 _PROFILES = {"card": _card_profile, "expert": _expert_profile}
 
 
 class _Cache:
-    """The scorer's memo tables for one lexicon index under one rule set."""
+    """The scorer's memo tables for one lexicon index under one rule set.
 
-    def __init__(self, index: _Index, rules: Rules) -> None:
+    ``plain`` is the cache of the empty lexicon under the same rules. A name none of
+    whose singular readings the index knows has the very profile it has under no
+    lexicon (the index is asked about those readings and nothing else), so it is
+    taken from there: every per-item lexicon shares one profile of each such name
+    instead of reading it again per item. Only names a lexicon's terms reach are
+    profiled per lexicon.
+    """
+
+    def __init__(self, index: _Index, rules: Rules, plain: _Cache | None = None) -> None:
         self.index = index
         self.rules = rules
         self.profile = _PROFILES[rules]
+        self.plain = plain
         #: per-surface profiles
         self.names: dict[str, _Name] = {}
         #: prepared answer keys
@@ -242,7 +258,13 @@ class _Cache:
         if found is None:
             if len(self.names) > 500_000:
                 self.names.clear()
-            found = self.names[raw] = self.profile(raw, self.index)
+            if self.plain is None:
+                found = self.profile(raw, self.index)
+            else:
+                found = self.plain.name(raw)
+                if self.index.knows_any(found.lookups):
+                    found = self.profile(raw, self.index)
+            self.names[raw] = found
         return found
 
 
@@ -256,7 +278,8 @@ def _cache(lexicon: Lexicon | None, rules: str) -> _Cache:
         per_rules = _CACHES[index] = {}
     cache = per_rules.get(rules)
     if cache is None:
-        cache = per_rules[rules] = _Cache(index, check_rules(rules))
+        plain = None if lexicon is None or not len(lexicon) else _cache(None, rules)
+        cache = per_rules[rules] = _Cache(index, check_rules(rules), plain)
     return cache
 
 

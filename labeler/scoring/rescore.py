@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from labeler.errors import LabelerError
 from labeler.scoring.bulk import collector_paused
+from labeler.scoring.flags import column_flags
 from labeler.scoring.match import score_counts
 from labeler.scoring.rules import DEFAULT_RULES, Rules
 
@@ -77,25 +78,32 @@ def rescore_rows(
     """
     from labeler.lexicon import Lexicon
 
+    base = lexicon or Lexicon()
     per_item: dict[str, Lexicon | None] = {}
+    #: items with the very same rows share one lexicon, and so its warm caches
+    by_rows: dict[tuple[tuple[str, str, str], ...], Lexicon] = {}
 
     def lexicon_for(item_id: object) -> Lexicon | None:
         if not isinstance(item_id, str):
             return lexicon
-        extra = (item_lexicons or {}).get(item_id)
-        if not extra:
-            return lexicon
-        if item_id not in per_item:
-            rows = [(r[0], r[1], r[2]) for r in extra]
-            per_item[item_id] = (lexicon or Lexicon()).with_rows(rows)
-        return per_item[item_id]
+        found = per_item.get(item_id)
+        if found is None:
+            extra = (item_lexicons or {}).get(item_id)
+            if not extra:
+                return lexicon
+            rows = tuple((r[0], r[1], r[2]) for r in extra)
+            found = by_rows.get(rows)
+            if found is None:
+                found = by_rows[rows] = base.with_rows(rows)
+            per_item[item_id] = found
+        return found
 
     with collector_paused():
         out = [
             rescore_row(row, lexicon_for(row.get("item_id")), f"row {n}", rules=rules)
             for n, row in enumerate(rows, start=1)
         ]
-    refresh_flags(out)
+        refresh_flags(out)
     return out
 
 
@@ -105,29 +113,27 @@ def refresh_flags(rows: list[dict[str, Any]]) -> None:
     The rule is :func:`labeler.scoring.flags.item_flags`, over every row with an
     ``item_id`` and ``condition``; a row's other fields and key order are kept.
     """
-    if not any(f in row for row in rows for f in FLAG_FIELDS):
-        return
-    import pandas as pd
-
-    from labeler.scoring.flags import item_flags
-
+    cells = []
+    flagged = False
     for n, row in enumerate(rows, start=1):
-        if any(f in row for f in FLAG_FIELDS) and not ("item_id" in row and "condition" in row):
+        carries = "unsolved_core" in row or "recitable" in row
+        flagged = flagged or carries
+        if "item_id" in row and "condition" in row:
+            cells.append((row["item_id"], row["condition"], row["f1"]))
+        elif carries:
             raise ResultsFileError(f"row {n}: item flags need 'item_id' and 'condition'")
-    cells = [
-        (row["item_id"], row["condition"], row["f1"])
-        for row in rows
-        if "item_id" in row and "condition" in row
-    ]
-    flags = item_flags(pd.DataFrame(cells, columns=["item_id", "condition", "f1"]))
-    # one dict, not a pandas lookup per row and flag (196k of them at 100k rows)
-    by_item = {
-        field: dict(zip(flags.index, map(bool, flags[field]), strict=True)) for field in FLAG_FIELDS
-    }
+    if not flagged:
+        return
+    # one pass over plain columns, then one dict lookup per row: no frame, no pandas import
+    items, conditions, f1s = zip(*cells, strict=True) if cells else ((), (), ())
+    by_item = column_flags(items, conditions, f1s)
     for row in rows:
-        for field in FLAG_FIELDS:
-            if field in row:
-                row[field] = by_item[field][row["item_id"]]
+        if "unsolved_core" in row or "recitable" in row:
+            unsolved, recitable = by_item[row["item_id"]]
+            if "unsolved_core" in row:
+                row["unsolved_core"] = unsolved
+            if "recitable" in row:
+                row["recitable"] = recitable
 
 
 def read_item_lexicons(path: str | os.PathLike[str]) -> dict[str, list[list[str]]]:
