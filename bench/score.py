@@ -8,74 +8,29 @@ answers' names from the store, one JSON parse each); and ``labeler score results
 (the project's export) against reading and writing those rows with ``json``. Goal (issue
 #17): ≤ 5x reading the rows.
 
-Measured 2026-12-01 on the shared 2-core machine (load average 9–10: CPU seconds inflated by
-contention), copies of ``/tmp/scale``, CPU s (× floor), peak RSS:
+Method: each command in a fresh process on a copy of the seeded project (``cp -r``, scores
+cached by one earlier ``labeler report``), CPU = user + system seconds, before (main) and
+after runs alternated so both see the same load; floors measured by this script's floor
+snippets in the same session (min of 3).
 
-=======================  ==========================  ==========================
-                         before (main feda396)       after (export17)
-=======================  ==========================  ==========================
-10k report, no cache     2.47 s (39×), 210 MiB       2.27 s (36×), 200 MiB
-10k report, cached       1.86 s (30×), 198 MiB       1.63 s (26×), 188 MiB
-10k score                1.12 s (7.7×), 166 MiB      1.09 s (7.2×), 166 MiB
-100k report, no cache    16.7 s (24×), 544 MiB       14.8 s (20×), 481 MiB
-100k report, cached      10.9 s (15.8×), 464 MiB     7.83 s (10.8×), 412 MiB
-100k score               4.86 s (2.3×), 561 MiB      4.72 s (2.3×), 561 MiB
-=======================  ==========================  ==========================
+scorer17 (2026-12-01, load average 2.9–3.2, 100k, three alternating runs, CPU s (wall s)):
 
-Floors: reading the rows 0.06 s (10k) / 0.69–0.72 s (100k); read + write results.jsonl
-0.15 s / 2.06–2.13 s. A second run of the final code (load 7–9): 100k report cached 8.25 s
-(11.3×, wall 21 s), no cache 13.7 s (18.7×, wall 34 s), score 5.09 s (2.1×, wall 10 s).
-``labeler score`` is within the goal at 100k (its per-row flag lookup
-was fixed before this round); at 10k interpreter start and the pandas import are the ratio.
-``labeler report`` now reads the project's cells once (the slot answers are scored from the
-same cells instead of a second ``load_results``), takes the review line from the same open
-project and builds a frame of only the columns the audits read. What is left at 100k cached:
-``load_results`` ≈2.7 s (alone ≈3.8× the floor), the shuffled-key and consensus audits
-≈2 s (a second scoring pass of every answer against another item's key, and the scorer's
-equivalence classes per item), interpreter start and imports ≈0.8 s.
+=====================  ===================================  ===================================
+                       before (main 17e8030)                after (scorer17)
+=====================  ===================================  ===================================
+``labeler score``      18.2 (31.0), 17.2 (17.5), 17.4 (17.5)  12.6 (18.8), 12.0 (12.1), 12.4 (12.5)
+``labeler report``     7.50 (7.8), 8.06 (8.1), 7.26 (7.2)     7.45 (7.5), 7.88 (8.0), 7.60 (7.5)
+=====================  ===================================  ===================================
 
-export17b (2026-12-01, load average 4–7): ``labeler report PROJECT`` reads
-``labeler.results.cell_columns`` once (the slot answers from its memo) and builds its frame
-from columns, no ``ScoredCell``s; output identical (markdown, json, csv). 100k cached, the same
-copy of ``/tmp/scale/scale-100000`` measured in turn, CPU s (× floor 0.64 s): before (integ
-20efb22) 6.50 / 6.70 s (10.2× / 10.5×), 405 MiB; after 5.43 / 5.71 s (8.5× / 8.9×), 380 MiB.
-This bench at 100k after: report nothing cached 12.3 s (18.9×), cached 5.85 s (9.0×, wall
-24 s), 378 MiB; score 5.23 s (2.4×). What is left: the shuffled-key and consensus audits
-(≈2 s: a second scoring pass against another item's key, equivalence classes per item),
-the cells' read (≈1.3 s), interpreter start and imports (≈0.8 s).
-
-report17c (2026-12-01, load average 9–12 throughout: every number inflated by contention,
-compare columns, not rounds). The audits score in one batch
-(``labeler.scoring.match.score_counts_many``: each distinct answer read and merged into
-classes once, each distinct (names, other key) pair scored once, pairs hashed as numbers);
-consensus counts a name's models over per-model name sets; the slot answers use the report's
-own cell read; the review line reads the latest answer ids only when an override exists; the
-report path no longer imports pymupdf. Output byte-identical (markdown, json; project and
-results.jsonl; ``labeler score`` output too). Copies of ``/tmp/scale``, scores cached, two
-alternating before (main 6efadfe) / after runs per round, CPU s (wall s):
-
-======================  ===========================  ===========================
-                        before                       after
-======================  ===========================  ===========================
-100k report, round 1    5.78 (17.7), 6.93 (20.5)     4.10 (12.6), 5.31 (14.9)
-100k report, round 2    8.58 (40.6), 7.34 (18.6)     6.09 (17.4), 5.25 (13.2)
-100k score, round 1     5.19 (15.5), 6.18 (18.7)     6.25 (16.6), 5.42 (15.1)
-100k score, round 2     5.27 (13.6), 5.62 (15.0)     6.25 (17.1), 5.39 (16.0)
-10k report, round 1     1.69 (5.5), 1.56 (3.9)       1.57 (4.9), 1.14 (3.5)
-10k report, round 2     1.88 (11.7), 1.62 (9.3)      1.44 (8.4), 1.51 (8.4)
-10k score, round 1      1.17 (4.2), 1.53 (4.6)       1.27 (4.0), 1.44 (4.7)
-10k score, round 2      1.56 (8.9), 1.27 (7.7)       1.44 (8.7), 1.13 (6.7)
-======================  ===========================  ===========================
-
-Floors (same rounds): read the rows 0.84–1.00 / 0.70–0.87 s (100k), 0.066–0.099 s (10k);
-read + write results.jsonl 3.08–3.10 / 2.57–2.86 s (100k), 0.17–0.27 s (10k). 100k report:
-mean 7.16 → 5.19 s CPU (−28%), 4.9–8.7× the round's floor after (6.9–12.3× before); at the
-load of export17b's measurement (4–7) that is ≈ 6.1–6.4×, not yet ≤ 5×. ``labeler score``
-unchanged (1.8–2.4×, noise). The audits alone, in one process on one frame (min of 3): 2.05 →
-1.20 s at 100k, 0.22 → 0.17 s at 10k. What is left at 100k: the cells' read
-(``cell_columns`` ≈ 1.2 s, results17's), pandas and interpreter start ≈ 0.6 s, the audits
-≈ 1 s (≈ 67k distinct answer × other-key pairs and 34k consensus names, each a real scorer
-call), the frame ≈ 0.3 s.
+Floors: read + write results.jsonl 2.00–2.06 s, read the rows 0.94–1.47 s.
+``labeler score`` 8.5–9.0× → 5.9–6.2× (−30%; the ≤ 5× goal is not yet met): each per-item
+lexicon takes the no-lexicon profile of every name it does not reach
+(``labeler.scoring.match._Cache``), items with identical rows share one lexicon, a per-item
+lexicon is indexed without a second index of its rows alone, and the flags are refreshed
+from plain columns (no pandas import). ``labeler report`` unchanged (7.7–8.6× the 0.94 s
+floor): its audits (a second scoring pass against another item's key, equivalence classes
+per item) and the cells' read remain. Output byte-identical (report markdown and json, 10k
+and 100k; ``labeler score`` output, 10k and 100k).
 
 ``python bench/score.py rows [card|expert]`` is the scorer bench below.
 
