@@ -6,8 +6,8 @@ own scores. :mod:`labeler.analysis` re-exports the frame functions.
 
 The rule is given twice, over a frame (:func:`item_summary`, for the views and the
 report, which hold frames) and over plain columns (:func:`column_flags`, for the
-export, which must not pay for importing pandas); both read the thresholds below and
-``tests/scoring/test_flags.py`` holds them to the same answers.
+export and for rescoring a results file, which must not pay for importing pandas); both
+read the thresholds below and ``tests/scoring/test_flags.py`` holds them to the same answers.
 """
 
 from __future__ import annotations

@@ -27,6 +27,9 @@ Speed: per-name work (readings, singular forms, lexicon groups) is memoised per
 lexicon index and rule set, a key list is prepared once and reused by every
 model and condition scored against it, and each prediction surface's edges to a
 prepared key are memoised on it, so a surface seen before costs one lookup.
+A per-item lexicon takes from the empty lexicon's cache the profile of every name
+whose singular readings it does not know (the only thing a profile asks the index),
+so only names its terms reach are read again per item.
 The bipartite step runs only when some name has two candidate partners. The
 caches belong to the scorer (keyed weakly by the lexicon's index); the lexicon
 knows nothing of them. ``bench/score.py`` measures it;
