@@ -15,7 +15,10 @@ imports pymupdf, opens the file and renders the stored item's clip at the same d
 Goals: vector-text figure <= 1.5 s, raster figure <= 2.5 s (wall, cold). CPU is printed next
 to wall because the machine is shared; ``uptime`` is printed first.
 
-    python bench/add_item.py [--repeat 3]
+    python bench/add_item.py [--repeat 3] [--figures DIR]
+
+``--figures`` names the shared figures folder when the checkout is not beside it (a worktree
+under ``/work/wt`` has no ``../shared``).
 """
 
 from __future__ import annotations
@@ -36,13 +39,13 @@ from labeler.data import SAMPLE_BOOK, data_file
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "external-figures"
 VECTOR, RASTER = 1.5, 2.5  # goals, seconds
-FIGURES = (
-    ("vector text", SHARED / "bone-cross-section.svg", VECTOR),
-    ("vector text", data_file(SAMPLE_BOOK), VECTOR),
-    ("raster", SHARED / "openstax-ap2e-2409_Tooth.jpg", RASTER),
-    ("raster", SHARED / "openstax-ap2e-1404_The_Structures_of_the_Ear.jpg", RASTER),
-    ("raster", SHARED / "openstax-ap2e-0312_Animal_Cell_and_Components.jpg", RASTER),
-    ("raster", SHARED / "elbow-joint-gray329.png", RASTER),
+FIGURES = (  # (kind, file in the shared figures folder or None for the sample book, goal)
+    ("vector text", "bone-cross-section.svg", VECTOR),
+    ("vector text", None, VECTOR),
+    ("raster", "openstax-ap2e-2409_Tooth.jpg", RASTER),
+    ("raster", "openstax-ap2e-1404_The_Structures_of_the_Ear.jpg", RASTER),
+    ("raster", "openstax-ap2e-0312_Animal_Cell_and_Components.jpg", RASTER),
+    ("raster", "elbow-joint-gray329.png", RASTER),
 )
 DPI = 200
 
@@ -79,11 +82,15 @@ def _stored_clip(project: Path) -> list[float]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--figures", type=Path, default=SHARED, help="the shared figures folder")
     args = parser.parse_args()
+    if not args.figures.is_dir():
+        parser.error(f"no figures folder {args.figures}; name it with --figures DIR")
     print("load:", os.getloadavg())
     met = True
     with tempfile.TemporaryDirectory() as tmp:
-        for kind, source, goal in FIGURES:
+        for kind, name, goal in FIGURES:
+            source = data_file(SAMPLE_BOOK) if name is None else args.figures / name
             adds: list[Usage] = []
             bares: list[Usage] = []
             for n in range(args.repeat):

@@ -69,23 +69,22 @@ def find_segments(mask: np.ndarray, *, min_length: float) -> list[Segment]:
     found = _detector().detect(binary)[0]
     if found is None:
         return []
-    segments = []
+    edges = []
     for x0, y0, x1, y1 in found.reshape(-1, 4).astype(float):
         length = math.hypot(x1 - x0, y1 - y0)
-        if length < min_length:
-            continue
-        u = ((x1 - x0) / length, (y1 - y0) / length)
-        dark = (-u[1], u[0])
-        width = _width_towards(mask, (x0, y0), (x1, y1), dark)
+        if length >= min_length:
+            u = ((x1 - x0) / length, (y1 - y0) / length)
+            edges.append((x0, y0, x1, y1, -u[1], u[0]))
+    if not edges:
+        return []
+    widths = _widths_towards(mask, np.array(edges, dtype=float))
+    segments = []
+    for (x0, y0, x1, y1, dx, dy), width in zip(edges, widths.tolist(), strict=True):
         if width == 0:
             continue
         shift = width / 2
         segments.append(
-            Segment(
-                (x0 + dark[0] * shift, y0 + dark[1] * shift),
-                (x1 + dark[0] * shift, y1 + dark[1] * shift),
-                width,
-            )
+            Segment((x0 + dx * shift, y0 + dy * shift), (x1 + dx * shift, y1 + dy * shift), width)
         )
     return segments
 
@@ -95,26 +94,35 @@ def _detector() -> cv2.LineSegmentDetector:
     return cv2.createLineSegmentDetector(cv2.LSD_REFINE_STD)
 
 
-def _width_towards(mask: np.ndarray, p0: Point, p1: Point, normal: Point, limit: int = 8) -> float:
-    """Median width of the stroke found by stepping from the edge p0-p1 along ``normal``.
+def _widths_towards(mask: np.ndarray, edges: np.ndarray, limit: int = 8) -> np.ndarray:
+    """Median width of the stroke found by stepping from each edge along its dark normal.
 
-    Steps are half a pixel; up to one pixel of misses is allowed before the stroke
-    starts, because a diagonal edge falls between pixel centres.
+    ``edges`` is n × (x0, y0, x1, y1, nx, ny). The stroke is sampled at a quarter, half and
+    three quarters of the edge, in half-pixel steps; up to one pixel of misses is allowed
+    before the stroke starts, because a diagonal edge falls between pixel centres. All edges
+    are stepped together (LSD finds a few thousand on a figure: one Python loop per edge and
+    step cost a fifth of a second per call).
     """
     height, width = mask.shape
-    runs = []
-    for t in (0.25, 0.5, 0.75):
-        cx, cy = p0[0] + (p1[0] - p0[0]) * t, p0[1] + (p1[1] - p0[1]) * t
-        hits = 0
-        for k in range(-2, 2 * limit):
-            xi, yi = round(cx + normal[0] * k / 2), round(cy + normal[1] * k / 2)
-            inked = 0 <= xi < width and 0 <= yi < height and mask[yi, xi]
-            if inked:
-                hits += 1
-            elif hits or k >= 2:
-                break
-        runs.append(hits / 2)
-    return float(np.median(runs))
+    x0, y0, x1, y1, nx, ny = (edges[:, i : i + 1] for i in range(6))
+    steps = np.arange(-2, 2 * limit, dtype=float)
+    hits = np.zeros((len(edges), 3), dtype=np.int64)
+    for column, t in enumerate((0.25, 0.5, 0.75)):
+        cx, cy = x0 + (x1 - x0) * t, y0 + (y1 - y0) * t
+        # rint rounds half to even, as round() does
+        xi = np.rint(cx + nx * steps / 2).astype(np.int64)
+        yi = np.rint(cy + ny * steps / 2).astype(np.int64)
+        inside = (xi >= 0) & (xi < width) & (yi >= 0) & (yi < height)
+        inked = np.zeros(xi.shape, dtype=bool)
+        inked[inside] = mask[yi[inside], xi[inside]]
+        count = np.zeros(len(edges), dtype=np.int64)
+        going = np.ones(len(edges), dtype=bool)
+        for j, k in enumerate(steps):
+            count += going & inked[:, j]
+            # a miss ends the run once the stroke has started or the first pixel is passed
+            going &= inked[:, j] | ((count == 0) & (k < 2))
+        hits[:, column] = count
+    return np.median(hits / 2, axis=1)
 
 
 def _hit(mask: np.ndarray, x: float, y: float, u: Point, tolerance: int) -> bool:

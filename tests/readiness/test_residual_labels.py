@@ -133,3 +133,52 @@ def test_the_cli_refuses_ready_then_accepts_with_a_reason(project):
     assert accepted.returncode == 0, accepted.stderr
     shown = labeler("items", "show", folder, kept.id)
     assert "accepted by" in shown.stdout and "title text" in shown.stdout
+
+
+def _scanned_plate(project: Project):
+    """The sample book's scanned plate added once as it is: its item and the names OCR reads
+    on the untouched figure (the ones the check must find when they stay printed)."""
+    scan = next(f for f in layout() if f.spec.raster)
+    item = add_item_from_document(project, BOOK, scan.page, scan.clip)
+    words, _ = read_question(project.assets.read(item.answer_asset), None, ocr=True)
+    key = project.items.key(item.id)
+    printed = [e for e in key if e.bbox is not None and readable_in([e.name], words)]
+    assert printed, words
+    return scan, key, printed[0]
+
+
+def test_a_raster_label_left_printed_is_read_back_by_ocr(project):
+    # erasure disabled for one burned-in label: only OCR of the question can see it
+    scan, _, left = _scanned_plate(project)
+    assert left.bbox is not None
+    kept = add_item_from_document(
+        project,
+        BOOK,
+        scan.page,
+        scan.clip,
+        edits=EraseEdits(keep=(left.bbox,)),
+        allow_duplicate=True,
+    )
+    assert left.name not in [e.name for e in project.items.key(kept.id)]
+    project.items.set_key(kept.id, [*project.items.key(kept.id), KeyEntry(name=left.name)])
+    assert ready_blockers(project, kept.id) == (left.name,)
+
+
+def test_a_key_name_printed_outside_every_erased_box_is_flagged(project):
+    # the curator rejects one proposed label (it stays printed, outside every erased box) but
+    # names it in the key: the printed word gives the answer away
+    scan, key, left = _scanned_plate(project)
+    assert left.bbox is not None
+    rejected = add_item_from_document(
+        project,
+        BOOK,
+        scan.page,
+        scan.clip,
+        edits=EraseEdits(removed_boxes=(left.bbox,)),
+        allow_duplicate=True,
+    )
+    check = project.residual_checks.get(rejected.id)
+    assert check is not None and check.method == "pdf-text+ocr"
+    assert readable_in([left.name], check.read_text) == [left.name]
+    project.items.set_key(rejected.id, [KeyEntry(name=e.name) for e in key])
+    assert ready_blockers(project, rejected.id) == (left.name,)
