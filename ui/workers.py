@@ -18,12 +18,13 @@ import gc
 import sys
 import threading
 import traceback
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, QTimer, Signal
 
 # Priorities in the document pool: higher runs first.
 PRIORITY_BACKGROUND = 0  # thumbnails
@@ -234,8 +235,42 @@ def _release(worker: Worker) -> None:
 
 
 def busy() -> bool:
-    """True while any worker started through :func:`start` has not finished."""
-    return bool(_live)
+    """True while any worker started through :func:`start` has not finished, or a
+    piece of GUI work queued by :func:`next_turn` has not run."""
+    return bool(_live) or bool(_turns)
+
+
+_turns: deque[Callable[[], None]] = deque()  # touched on the GUI thread only
+#: The next piece is a timer, not a posted event: a 0 ms call is handled in the loop's
+#: next pass over posted events, before the timers that fell due during the piece
+#: before it, so two pieces could still run back to back. A 1 ms timer comes after them.
+_TURN_MS = 1
+
+
+def next_turn(piece: Callable[[], None], owner: QObject | None = None) -> None:
+    """Run ``piece`` on the GUI thread in an event-loop turn of its own, after those queued
+    (not at all if ``owner``, the widget it updates, was deleted meanwhile).
+
+    Results that reach the GUI thread together (three views' reads finishing
+    while the window was busy or unscheduled, as on a loaded machine) would
+    otherwise all be handled in one pass over the posted events, the window
+    frozen for their sum: at the end of a run each view's update costs 10–20 ms.
+    Queued here, they run one per turn, and the event loop paints, ticks its
+    timers and reads input between them.
+    """
+    _turns.append(piece if owner is None else _guarded(owner, piece))
+    if len(_turns) == 1:
+        QTimer.singleShot(_TURN_MS, _next_piece)
+
+
+def _next_piece() -> None:
+    piece = _turns[0]
+    try:
+        piece()
+    finally:
+        _turns.popleft()
+        if _turns:
+            QTimer.singleShot(_TURN_MS, _next_piece)
 
 
 _quiet_lock = threading.Lock()
@@ -282,7 +317,9 @@ class LatestJob(QObject):
     answers) must not queue one full recomputation per change on a two-core
     machine: at most one job runs; requests made meanwhile collapse into one
     that starts when it ends (the running one is asked to stop, for jobs that
-    check their control), and only the newest request's result is delivered.
+    check their control), and only the newest request's result is delivered —
+    in an event-loop turn of its own (:func:`next_turn`), so views whose reads end
+    together update one after the other, not in one frozen stretch.
     """
 
     result = Signal(object)  # the newest request's return value
@@ -295,11 +332,12 @@ class LatestJob(QObject):
         self._running: Worker | None = None
         self._pending: tuple[Callable[..., Any], tuple[Any, ...], bool] | None = None
         self._generation = 0
+        self._undelivered = 0  # values waiting for their turn (next_turn)
 
     @property
     def busy(self) -> bool:
-        """Whether a request is running or waiting to run."""
-        return self._running is not None or self._pending is not None
+        """Whether a request is running or waiting to run, or its value to be delivered."""
+        return self._running is not None or self._pending is not None or self._undelivered > 0
 
     def request(self, fn: Callable[..., Any], *args: Any, publishes: bool = False) -> None:
         """Compute ``fn(*args)`` on :func:`project_pool`; supersedes every earlier request.
@@ -344,12 +382,21 @@ class LatestJob(QObject):
         self._running = start(worker, project_pool())
 
     def _deliver(self, generation: int, signal: Any, value: object) -> None:
-        if generation == self._generation and self._pending is None:
-            signal.emit(value)
+        self._undelivered += 1
+        next_turn(lambda: self._deliver_now(generation, signal, value), self)
+
+    def _deliver_now(self, generation: int, signal: Any, value: object) -> None:
+        self._undelivered -= 1
+        try:
+            if generation == self._generation and self._pending is None:
+                signal.emit(value)
+        finally:
+            if not self.busy:
+                self.busy_changed.emit(False)
 
     def _finished(self) -> None:
         self._running = None
         if self._pending is not None:
             self._start_pending()
-        else:
+        elif not self.busy:
             self.busy_changed.emit(False)

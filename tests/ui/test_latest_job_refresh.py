@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import gc
 import threading
+import time
+
+from PySide6.QtCore import QTimer
 
 from ui import workers
 
@@ -76,3 +79,30 @@ def test_project_sized_jobs_run_without_the_cyclic_collector_and_freeze_their_su
     assert seen == [False]
     assert gc.isenabled()
     assert gc.get_freeze_count() >= frozen_before + 5000, "the result was frozen"
+
+
+def test_results_that_arrive_together_are_delivered_one_per_event_loop_turn(qtbot):
+    """Three views' reads ending while the window is busy must not update in one stretch:
+    a timer on the GUI thread (the window painting, reading input) runs between them."""
+    events: list[str] = []
+    ticker = QTimer(interval=1)
+    ticker.timeout.connect(lambda: events.append("tick"))
+    jobs = [workers.LatestJob() for _ in range(3)]
+
+    def update(name: str) -> None:
+        events.append(name)
+        due = time.perf_counter() + 0.005  # a view's update outlasts the timer's interval
+        while time.perf_counter() < due:
+            pass
+
+    for n, job in enumerate(jobs):
+        job.result.connect(update)
+        job.request(str, f"view {n}")
+    ticker.start()
+    time.sleep(0.5)  # the window is busy while all three reads end: their results queue up
+    qtbot.waitUntil(lambda: not any(job.busy for job in jobs), timeout=10_000)
+    ticker.stop()
+    updates = [e for e in events if e != "tick"]
+    assert updates == ["view 0", "view 1", "view 2"]
+    between = events[events.index("view 0") : events.index("view 2")]
+    assert between.count("tick") >= 2, f"the updates ran back to back: {events}"

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 from labeler.store.records import PATTERNS, STATUSES, TIERS, Item
 from ui import workers
 from ui.curate.scores import SCORE_FILTERS, ItemRows, item_rows
-from ui.curate.wrapped_rows import VisibleRowFit, WrappedTextDelegate
+from ui.curate.wrapped_rows import VisibleRowFit
 from ui.errors import show_error
 from ui.session import Session
 
@@ -151,8 +151,7 @@ class ItemsPanel(QWidget):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)
             header.resizeSection(column, metrics.horizontalAdvance(widest) + 18)
         self.table.selectionModel().currentRowChanged.connect(self._item_row)
-        self.table.setItemDelegateForColumn(0, WrappedTextDelegate(self.table))
-        self.row_fit = VisibleRowFit(self.table)  # long subjects wrap whole, not elided
+        self.row_fit = VisibleRowFit(self.table, 0)  # long subjects wrap whole, not elided
 
         self.sources = QTableWidget(0, 3, self)
         self.sources.setHorizontalHeaderLabels(["Document", "Pages", "Kind"])

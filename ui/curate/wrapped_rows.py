@@ -6,7 +6,10 @@ is wider than the column itself (:class:`WrappedTextDelegate`), so nothing is el
 must then grow to their text; making every row fit (``ResizeToContents``) measures every row
 at each reload, which at 100k items is the GUI-thread cost decision 0024 took out. So rows
 keep one line's height until they are shown: whenever the visible rows change (scroll,
-resize, reload, a column's width) just those are measured (:class:`VisibleRowFit`).
+resize, reload, a column's width) just those are measured (:class:`VisibleRowFit`), and only
+in the wrapped column: the others hold one line, which the row's height already fits, and
+``sizeHintForRow`` would ask every cell of the row for every role (~60 model calls a row, at
+each reload: the end of a run re-reads the list).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from PySide6.QtCore import (
     QObject,
     QPersistentModelIndex,
     QPointF,
+    QRect,
     QSize,
     QTimer,
 )
@@ -84,11 +88,18 @@ class WrappedTextDelegate(QStyledItemDelegate):
 
 
 class VisibleRowFit(QObject):
-    """Fits the heights of ``table``'s visible rows to their wrapped contents."""
+    """Fits the heights of ``table``'s visible rows to ``column``'s wrapped text.
 
-    def __init__(self, table: QTableView) -> None:
+    ``column`` is drawn by a :class:`WrappedTextDelegate`; every other column holds
+    one line, which the table's default row height fits.
+    """
+
+    def __init__(self, table: QTableView, column: int) -> None:
         super().__init__(table)
         self.table = table
+        self.column = column
+        self.delegate = WrappedTextDelegate(table)
+        table.setItemDelegateForColumn(column, self.delegate)
         self.line = table.verticalHeader().defaultSectionSize()  # one line's row
         table.setWordWrap(True)  # the view then measures a cell at its column's width
         self._pending = QTimer(self, singleShot=True, interval=0)  # one fit per burst
@@ -114,8 +125,14 @@ class VisibleRowFit(QObject):
             return
         first = max(table.rowAt(0), 0)
         last = table.rowAt(table.viewport().height() - 1)
+        option = QStyleOptionViewItem()
+        option.initFrom(table)
+        option.font = table.font()
+        option.rect = QRect(0, 0, table.columnWidth(self.column), self.line)
+        model = table.model()
         for row in range(first, rows if last < 0 else last + 1):
-            height = max(self.line, table.sizeHintForRow(row))
+            hint = self.delegate.sizeHint(option, model.index(row, self.column))
+            height = max(self.line, hint.height() + table.showGrid())  # as sizeHintForRow
             if table.rowHeight(row) != height:
                 table.setRowHeight(row, height)
 

@@ -98,6 +98,7 @@ class AnswersModel(QAbstractTableModel):
         self.columns: list[Column] = []
         self.item_id: str | None = None
         self._entries: list[list[Entry]] = []
+        self._rows = 0  # the longest column: asked once per cell when rows are sized
 
     def show(self, data: ReviewData | None, item_id: str | None, columns: list[Column]) -> None:
         """Rebuild for ``item_id`` (None clears the table)."""
@@ -115,10 +116,11 @@ class AnswersModel(QAbstractTableModel):
                 )
                 for c in self.columns
             ]
+        self._rows = max((len(e) for e in self._entries), default=0)
         self.endResetModel()
 
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else max((len(e) for e in self._entries), default=0)
+        return 0 if parent.isValid() else self._rows
 
     def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.columns)

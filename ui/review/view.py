@@ -60,6 +60,8 @@ class ReviewView(QWidget):
         self.job = workers.LatestJob(self)  # reads and scores the project on a worker
         self.job.result.connect(self._loaded)
         self.job.error.connect(self._load_failed)
+        self._selecting = 0  # new data shown, its item's panels not yet (their own turn)
+        self._shown = 0  # counts matrix fills: a selection queued for an older one is dropped
 
         self.filter = QComboBox()
         for name, label in FILTERS.items():
@@ -225,8 +227,8 @@ class ReviewView(QWidget):
 
     @property
     def loading(self) -> bool:
-        """Whether newer answers or scores are being read."""
-        return self.job.busy
+        """Whether newer answers or scores are being read, or not yet all shown."""
+        return self.job.busy or self._selecting > 0
 
     def _loaded(self, snapshot: ReviewSnapshot) -> None:
         project = self.session.project
@@ -236,7 +238,7 @@ class ReviewView(QWidget):
         self.data = ReviewData(project, snapshot)
         self.empty.setText("No responses yet: run some models from the Run view.")
         self.empty.setVisible(not self.data.columns)
-        self._apply_filter(current)
+        self._apply_filter(current, later=True)
 
     def _load_failed(self, exc: BaseException) -> None:
         self.empty.setText("The answers could not be read.")
@@ -255,18 +257,38 @@ class ReviewView(QWidget):
         self._show_answers()
         self._invalidate()
 
-    def _apply_filter(self, keep_item: str | None = None) -> None:
-        """Show the items passing the chosen filter (flagged when the project was scored)."""
+    def _apply_filter(self, keep_item: str | None = None, later: bool = False) -> None:
+        """Show the items passing the chosen filter (flagged when the project was scored).
+
+        With ``later`` (new data from a worker), the kept item's figure, answers and
+        details are shown in the next event-loop turn: the matrix and they together
+        were the longest stretch of GUI work at the end of a run.
+        """
         keep_item = keep_item or self.current_item_id()
         name = self.filter.currentData()
-        self._show_items(self.data.filtered(name) if self.data else [], keep_item)
+        self._show_items(self.data.filtered(name) if self.data else [], keep_item, later)
 
-    def _show_items(self, ids: list[str], keep_item: str | None) -> None:
+    def _show_items(self, ids: list[str], keep_item: str | None, later: bool = False) -> None:
         current = self.matrix.currentIndex()
         column = current.column() if current.isValid() else 0  # a reset forgets it
         self.matrix_model.reset(self.data, ids)
         self.answers_model.item_id = None  # the data changed: re-show even the same item
         row = ids.index(keep_item) if keep_item in ids else 0
+        self._shown += 1
+        if later:
+            self._selecting += 1
+            shown = self._shown
+            workers.next_turn(lambda: self._select_later(shown, row, column), self)
+        else:
+            self._select_shown(row, column)
+
+    def _select_later(self, shown: int, row: int, column: int) -> None:
+        self._selecting -= 1
+        if shown == self._shown:  # else the matrix was filled again and selected meanwhile
+            self._select_shown(row, column)
+
+    def _select_shown(self, row: int, column: int) -> None:
+        """Select (row, column) of the matrix just filled, and show that cell's item."""
         self.select_row(row, column)
         current = self.matrix.currentIndex()
         if current.isValid() and self.current_item_id() is not None:  # the same cell, new data

@@ -1,0 +1,42 @@
+"""Fitting the items list's rows reads the wrapped column of the rows on screen, nothing more.
+
+The end of a run re-reads the list, and every reload fits the visible rows again:
+``QTableView.sizeHintForRow`` asked every cell of a row for every role (~60 model calls a
+row), the largest share of the list's GUI-thread work at that moment. Only the subject
+column wraps; the others hold one line, which the row's height already fits.
+"""
+
+from __future__ import annotations
+
+from tests.ui.factory import build_project
+from ui.curate.items_panel import ItemsPanel
+from ui.session import Session
+
+
+def test_a_row_fit_reads_only_the_wrapped_column_of_the_visible_rows(qtbot, tmp_path):
+    build_project(tmp_path / "p", n_items=300, models=["lab/a"], images=False).close()
+    session = Session()
+    panel = ItemsPanel(session)
+    qtbot.addWidget(panel)
+    panel.resize(420, 700)
+    session.open(tmp_path / "p")
+    panel.show()
+    qtbot.waitUntil(lambda: not panel.loading and panel.model.rowCount() == 300, timeout=30_000)
+    table, model = panel.table, panel.model
+    read: list[tuple[int, int]] = []
+    data = model.data
+
+    def counting(index, role=0):
+        read.append((index.row(), index.column()))
+        return data(index, role)
+
+    model.data = counting
+    table.setRowHeight(0, 5)  # a row on screen that no longer fits: the fit must mend it
+    panel.row_fit.fit()
+    model.data = data
+    first, last = table.rowAt(0), table.rowAt(table.viewport().height() - 1)
+    assert read, "the visible rows were measured"
+    assert {column for _, column in read} == {0}, "only the subject column wraps"
+    assert {row for row, _ in read} <= set(range(first, last + 1)), "only rows on screen"
+    assert table.rowHeight(0) >= table.verticalHeader().defaultSectionSize()
+    session.close()
