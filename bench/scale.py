@@ -1,8 +1,8 @@
 """GUI at scale: a 100k-answer project must open and show like a 7k one (issue #17).
 
-Builds projects of 10,000 and 100,000 stored answers through the store's own
-code (``project.responses.record``; 10 models × 4 conditions × 250 or 2,500
-items, no figures — no view measured here reads one), then, in a fresh process
+Builds projects of 10,000 and 100,000 stored answers with the benches' shared builder
+(``bench/build_project.py``, through the store's own code; 10 models × 4 conditions ×
+250 or 2,500 items, no figures — no view measured here reads one), then, in a fresh process
 per size (so peak RSS is that size's), offscreen:
 
 - ``painted``: ``session.open`` until the main window has been painted once
@@ -40,8 +40,9 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.build_project import build as shared_build
 
 N_MODELS = 10
 CONDITIONS = ("blind", "told", "desc", "no-image")
@@ -50,16 +51,8 @@ STALL_GOAL = 0.050
 
 
 def build(folder: Path, n_answers: int) -> Path:
-    """A project of ``n_answers`` stored answers, built through the store's own code."""
+    """A project of ``n_answers`` stored answers, built by the benches' shared builder."""
     n_items = n_answers // (N_MODELS * len(CONDITIONS))
-    try:  # the shared builder, once it is on this branch (bench/build_project.py)
-        from bench.build_project import build as shared_build  # type: ignore[import-not-found]
-    except ImportError:
-        from tests.ui.factory import build_project
-
-        models = [f"lab/model-{n}" for n in range(N_MODELS)]
-        build_project(folder, n_items=n_items, models=models, images=False).close()
-        return folder
     return shared_build(folder, n_items, N_MODELS, CONDITIONS)
 
 
