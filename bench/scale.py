@@ -1,8 +1,8 @@
 """GUI at scale: a 100k-answer project must open and show like a 7k one (issue #17).
 
-Builds projects of 10,000 and 100,000 stored answers through the store's own
-code (``project.responses.record``; 10 models × 4 conditions × 250 or 2,500
-items, no figures — no view measured here reads one), then, in a fresh process
+Builds projects of 10,000 and 100,000 stored answers with the benches' shared builder
+(``bench/build_project.py``, through the store's own code; 10 models × 4 conditions ×
+250 or 2,500 items, no figures — no view measured here reads one), then, in a fresh process
 per size (so peak RSS is that size's), offscreen:
 
 - ``painted``: ``session.open`` until the main window has been painted once
@@ -38,10 +38,14 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.build_project import build as shared_build
 
 N_MODELS = 10
 CONDITIONS = ("blind", "told", "desc", "no-image")
@@ -50,29 +54,19 @@ STALL_GOAL = 0.050
 
 
 def build(folder: Path, n_answers: int) -> Path:
-    """A project of ``n_answers`` stored answers, built through the store's own code."""
+    """A project of ``n_answers`` stored answers, built by the benches' shared builder."""
     n_items = n_answers // (N_MODELS * len(CONDITIONS))
-    try:  # the shared builder, once it is on this branch (bench/build_project.py)
-        from bench.build_project import build as shared_build  # type: ignore[import-not-found]
-    except ImportError:
-        from tests.ui.factory import build_project
-
-        models = [f"lab/model-{n}" for n in range(N_MODELS)]
-        build_project(folder, n_items=n_items, models=models, images=False).close()
-        return folder
     return shared_build(folder, n_items, N_MODELS, CONDITIONS)
 
 
-def measure_cold(folder: Path) -> dict[str, float]:
-    """Open ``folder`` with Review on screen and time it until its matrix is painted.
+@contextmanager
+def offscreen_window(view: str) -> Iterator[tuple[Any, Any]]:
+    """The application and a main window, offscreen, painted once with ``view`` on screen.
 
-    Review opened first in a fresh process (its own child): no other view has read the
-    cells before it, so nothing is memoised (``review`` in :func:`measure` comes after
-    Curate's item list has read them). The item list loads alongside, as it does
-    whichever view is shown, and its read comes first (the views' reads run one at a
-    time), so Review's own read takes its memo; CPU seconds are the whole process's
-    (import costs excluded), with the GUI thread's share (models, row sizes, painting)
-    apart from the workers' (reading and scoring).
+    Both measuring children start this way, so their figures differ only in what they
+    time: settings go to a folder of the child's own (nothing remembered from a user's
+    session or another run) and the analysis modules are imported before any clock starts
+    (import costs are start-up, not the views').
     """
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QSettings
@@ -87,57 +81,59 @@ def measure_cold(folder: Path) -> dict[str, float]:
         window = MainWindow()
         window.remember_state = False
         window.resize(1280, 800)
-        window.show_view("review")
+        window.show_view(view)
         window.show()
         app.processEvents()
+        try:
+            yield app, window
+        finally:
+            window.close()
+
+
+def until(app: Any, done: Callable[[], bool]) -> float:
+    """Spin ``app``'s event loop until ``done()``; the wall seconds it took."""
+    start = time.perf_counter()
+    while not done():
+        app.processEvents()
+        time.sleep(0.002)
+    return time.perf_counter() - start
+
+
+def measure_cold(folder: Path) -> dict[str, float]:
+    """Open ``folder`` with Review on screen and time it until its matrix is painted.
+
+    Review opened first in a fresh process (its own child): no other view has read the
+    cells before it, so nothing is memoised (``review`` in :func:`measure` comes after
+    Curate's item list has read them). The item list loads alongside, as it does
+    whichever view is shown, and its read comes first (the views' reads run one at a
+    time), so Review's own read takes its memo; CPU seconds are the whole process's
+    (import costs excluded), with the GUI thread's share (models, row sizes, painting)
+    apart from the workers' (reading and scoring).
+    """
+    with offscreen_window("review") as (app, window):
         review = window.views["review"]
         start = time.perf_counter(), time.process_time(), time.thread_time()
         window.session.open(folder)
         n_items = len(window.session.project.items.list()) if window.session.project else 0
-        while review.loading or review.matrix_model.rowCount() != n_items:
-            app.processEvents()
-            time.sleep(0.002)
+        until(app, lambda: not review.loading and review.matrix_model.rowCount() == n_items)
         window.grab()
-        out = {
+        return {
             "review cold": time.perf_counter() - start[0],
             "review cold cpu": time.process_time() - start[1],
             "review cold gui": time.thread_time() - start[2],  # the GUI thread's own share
         }
-        window.close()
-    return out
 
 
 def measure(folder: Path) -> dict[str, float]:
     """Open the window on ``folder`` and time every view (runs in its own process)."""
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6.QtCore import QSettings
-    from PySide6.QtWidgets import QApplication
+    from tests.ui.stall import heartbeat
+    from ui import workers
 
-    app = QApplication.instance() or QApplication([])
-    with tempfile.TemporaryDirectory() as settings:
-        QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, settings)
-        import labeler.analysis  # noqa: F401 - import costs are start-up, not the views'
-        from tests.ui.stall import heartbeat
-        from ui import workers
-        from ui.main_window import MainWindow
-
-        window = MainWindow()
-        window.remember_state = False
-        window.resize(1280, 800)
-        window.show_view("curate")
-        window.show()
-        app.processEvents()
+    out: dict[str, float] = {}
+    with offscreen_window("curate") as (app, window):
         items = window.views["curate"].items
         review = window.views["review"]
         board = window.views["leaderboard"]
-        out: dict[str, float] = {}
-
-        def until(done) -> float:
-            start = time.perf_counter()
-            while not done():
-                app.processEvents()
-                time.sleep(0.002)
-            return time.perf_counter() - start
 
         def phase(name: str, beat) -> None:
             out[f"{name} stall"] = beat.longest
@@ -155,7 +151,7 @@ def measure(folder: Path) -> dict[str, float]:
             window.session.open(folder)
             window.grab()
             mark("painted", start)
-            until(lambda: not items.loading)
+            until(app, lambda: not items.loading)
             window.grab()
             mark("items listed", start)
         phase("open", beat)
@@ -163,17 +159,17 @@ def measure(folder: Path) -> dict[str, float]:
         with heartbeat() as beat:
             start = now()
             window.show_view("review")
-            until(lambda: not review.loading and review.matrix_model.rowCount() == n_items)
+            until(app, lambda: not review.loading and review.matrix_model.rowCount() == n_items)
             window.grab()
             mark("review", start)
         phase("review", beat)
         with heartbeat() as beat:
             start = now()
             window.show_view("leaderboard")
-            until(lambda: board.board is not None)
+            until(app, lambda: board.board is not None)
             window.grab()
             mark("leaderboard", start)
-            until(lambda: not board.computing)
+            until(app, lambda: not board.computing)
             window.grab()
             mark("leaderboard CIs", start)
         phase("leaderboard", beat)
@@ -181,11 +177,10 @@ def measure(folder: Path) -> dict[str, float]:
             start = now()
             window.show_view("review")
             window.session.responses_changed.emit()
-            until(lambda: not workers.busy())
+            until(app, lambda: not workers.busy())
             mark("run end", start)
         phase("run end", beat)
         out["cells"] = review.matrix_model.rowCount() * review.matrix_model.columnCount()
-        window.close()
     out["peak rss MiB"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     return out
 

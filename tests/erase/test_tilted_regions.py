@@ -10,19 +10,13 @@ import math
 
 from labeler.erase.ocr import OcrBox
 from labeler.erase.rotated import MIN_WINDOW, needs_turned_passes, tilted_regions
+from tests.erase.tilted_quads import hull, tilted_quad
 
 
 def _line(text: str, x: float, y: float, length: float, angle: float, height: float = 30.0):
-    along = (math.cos(math.radians(angle)), math.sin(math.radians(angle)))
-    down = (-along[1], along[0])
-    quad = (
-        (x, y),
-        (x + length * along[0], y + length * along[1]),
-        (x + length * along[0] + height * down[0], y + length * along[1] + height * down[1]),
-        (x + height * down[0], y + height * down[1]),
-    )
-    xs, ys = [p[0] for p in quad], [p[1] for p in quad]
-    bbox = (int(min(xs)), int(min(ys)), math.ceil(max(xs)), math.ceil(max(ys)))
+    quad = tilted_quad((x, y), length, angle, height)
+    x0, y0, x1, y1 = hull(quad)
+    bbox = (int(x0), int(y0), math.ceil(x1), math.ceil(y1))
     return OcrBox(text, bbox, 0.9, round(angle, 1), quad)
 
 

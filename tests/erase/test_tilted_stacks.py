@@ -7,7 +7,6 @@ frame first: same direction, right under each other, overlapping and aligned alo
 
 from __future__ import annotations
 
-import math
 from functools import cache
 
 import pymupdf
@@ -15,6 +14,7 @@ import pymupdf
 from labeler.erase import erase_figure
 from labeler.erase.raster_path import stacked
 from labeler.harvest import Fragment
+from tests.erase.tilted_quads import along, hull, tilted_quad
 
 ANGLE = 40.0  # degrees, counter-clockwise on the page
 SIZE = 18.0
@@ -24,34 +24,22 @@ SECOND = "cord"
 
 def _line(text: str, start: tuple[float, float], length: float, angle: float) -> Fragment:
     """A tilted OCR line fragment: its quad (pixels) runs ``length`` from ``start``."""
-    along = (math.cos(math.radians(angle)), math.sin(math.radians(angle)))
-    down = (-along[1], along[0])
     height = 20.0
-    x, y = start
-    quad = (
-        (x, y),
-        (x + length * along[0], y + length * along[1]),
-        (x + length * along[0] + height * down[0], y + length * along[1] + height * down[1]),
-        (x + height * down[0], y + height * down[1]),
-    )
-    xs, ys = [p[0] for p in quad], [p[1] for p in quad]
+    quad = tilted_quad(start, length, angle, height)
     return Fragment(
         text=text,
-        bbox=(min(xs), min(ys), max(xs), max(ys)),
+        bbox=hull(quad),
         size=height / 1.2,
         kind="ocr",
-        direction=along,
+        direction=along(angle),
         parts=[quad],
     )
 
 
 def _below(start: tuple[float, float], by: float, angle: float, shift: float = 0.0):
     """``start`` moved ``by`` pixels across the lines and ``shift`` along them."""
-    along = (math.cos(math.radians(angle)), math.sin(math.radians(angle)))
-    return (
-        start[0] - by * along[1] + shift * along[0],
-        start[1] + by * along[0] + shift * along[1],
-    )
+    ax, ay = along(angle)
+    return (start[0] - by * ay + shift * ax, start[1] + by * ax + shift * ay)
 
 
 def test_two_lines_under_each_other_are_one_label():
@@ -93,11 +81,7 @@ def _figure_png() -> bytes:
     width = pymupdf.get_text_length(SECOND, fontname="tiro", fontsize=SIZE)
     shift, drop = (first_width - width) / 2, 1.2 * SIZE
     # morph turns in PDF space (y up): on the page the text runs down to the right at ANGLE
-    along = (math.cos(math.radians(ANGLE)), math.sin(math.radians(ANGLE)))
-    at = pymupdf.Point(
-        origin[0] + shift * along[0] - drop * along[1],
-        origin[1] + shift * along[1] + drop * along[0],
-    )
+    at = pymupdf.Point(_below(origin, drop, ANGLE, shift))
     page.insert_text(at, SECOND, fontsize=SIZE, fontname="tiro", morph=(at, turn))
     return page.get_pixmap(dpi=150).tobytes("png")
 
