@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pymupdf
 
+from labeler.pdf.svg_paint import drawable_svg
+
 # Text-showing operators (Tj, TJ, ', ") in a content stream: the page meant to print text.
 _SHOWS_TEXT = re.compile(rb"(?<![A-Za-z])T[jJ](?![A-Za-z])")
 
@@ -31,33 +33,35 @@ def source_warning(doc: pymupdf.Document) -> str:
     )
 
 
-#: SVG features MuPDF's SVG reader draws wrongly: it fills them black (seen: PyMuPDF 2.0).
-_SVG_UNSUPPORTED = (
-    (re.compile(rb"<style[\s>]"), "CSS style sheets (<style>)"),
-    (re.compile(rb"url\(\s*#"), "gradient or pattern fills (url(#...))"),
-)
-#: Enough of an SVG to find its style sheet and paint servers (they come early).
-_SVG_SCAN = 4 * 1024 * 1024
-
-
 def svg_warning(path: str | Path) -> str:
-    """A warning for an SVG using features MuPDF fills black, or ``""`` (also for non-SVGs).
+    """A warning for an SVG that Labeler's rewrite could not make fully drawable, or ``""``
+    (also for non-SVGs).
 
-    A curator would otherwise publish a figure whose parts are black silhouettes and find
-    out from a reviewer. The fix is outside Labeler: convert the SVG to PDF with a full SVG
-    renderer (Inkscape, rsvg-convert) and add the PDF instead.
+    MuPDF fills gradients and style-sheet-styled shapes black; :mod:`labeler.pdf.svg_paint`
+    rewrites both, but a gradient becomes its mean flat colour and some paint (patterns,
+    complex selectors) stays black. A curator would otherwise publish a figure that differs
+    from the original and find out from a reviewer. The exact fix is outside Labeler:
+    convert the SVG to PDF with a full SVG renderer (Inkscape, rsvg-convert).
     """
     path = Path(path)
     if path.suffix.lower() != ".svg":
         return ""
     with path.open("rb") as fh:
-        head = fh.read(_SVG_SCAN)
-    found = [what for pattern, what in _SVG_UNSUPPORTED if pattern.search(head)]
-    if not found:
+        rewrite = drawable_svg(fh.read())
+    problems = []
+    if rewrite.flattened:
+        problems.append(
+            f"{rewrite.flattened} gradient fill(s) are drawn as flat colours (MuPDF draws no"
+            " gradients)"
+        )
+    if rewrite.left:
+        shown = ", ".join(dict.fromkeys(rewrite.left))
+        problems.append(f"parts MuPDF cannot draw may be black shapes ({shown})")
+    if not problems:
         return ""
     return (
-        f"this SVG uses {' and '.join(found)}, which MuPDF draws black, so parts of the figure"
-        " may be black shapes; convert it to PDF with Inkscape or rsvg-convert and add the PDF"
+        f"this SVG: {'; '.join(problems)}; for the original look convert it to PDF with"
+        " Inkscape or rsvg-convert and add the PDF"
     )
 
 

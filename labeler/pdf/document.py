@@ -24,6 +24,7 @@ from labeler.pdf.limits import (
     guarded,
     mupdf_errors,
 )
+from labeler.pdf.svg_paint import drawable_svg
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg"}
 SVG_SUFFIXES = {".svg"}
@@ -88,7 +89,7 @@ def _convert_to_pdf(file: Path) -> pymupdf.Document:
     if file.suffix.lower() in IMAGE_SUFFIXES:
         _check_picture_header(file)
     try:
-        source = pymupdf.open(file)
+        source = open_svg(file) if file.suffix.lower() in SVG_SUFFIXES else pymupdf.open(file)
         # named after the file so that every later message can name it
         pdf = pymupdf.open(str(file), stream=source.convert_to_pdf(), filetype="pdf")
     except Exception as exc:
@@ -96,6 +97,18 @@ def _convert_to_pdf(file: Path) -> pymupdf.Document:
     if pdf.page_count == 0:
         raise DocumentError(f"{file}: the file has no content to show")
     return pdf
+
+
+def open_svg(file: Path) -> pymupdf.Document:
+    """An SVG as MuPDF reads it, its gradients and style sheets first rewritten into paint
+    MuPDF draws (:mod:`labeler.pdf.svg_paint`; MuPDF would fill those shapes black).
+
+    A file needing no rewrite is opened by name, so relative image references resolve.
+    """
+    rewrite = drawable_svg(file.read_bytes())
+    if not rewrite.changed:
+        return pymupdf.open(file)
+    return pymupdf.open(stream=rewrite.data, filetype="svg")
 
 
 def _check_picture_header(file: Path) -> None:

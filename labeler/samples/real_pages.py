@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pymupdf
 
+from labeler.pdf.document import open_svg
+
 PAGE_W, PAGE_H = 612.0, 792.0  # US Letter, as the OpenStax books
 MARGIN = 54.0
 FIGURE_TOP = 178.0
@@ -25,7 +27,7 @@ def write_figure_page(
 ) -> tuple[float, float, float, float]:
     """Write a one-page PDF to ``path`` with ``source`` placed on it; returns its clip (points)."""
     vector = source.suffix.lower() == ".svg"
-    with pymupdf.open(source) as opened:
+    with open_svg(source) if vector else pymupdf.open(source) as opened:
         size = opened[0].rect
         art = pymupdf.open("pdf", opened.convert_to_pdf()) if vector else None
     scale = min(FIGURE_MAX[0] / size.width, FIGURE_MAX[1] / size.height)

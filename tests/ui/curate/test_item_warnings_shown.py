@@ -9,14 +9,14 @@ from tests.paths import EXTERNAL_FIGURES
 from tests.ui.gui_helpers import FIGURE_CLIP, wait_idle, write_cell_pdf
 
 
-def test_an_svg_mupdf_draws_black_is_flagged_in_the_heading(qtbot, window):
+def test_an_svg_drawn_with_flat_gradients_is_flagged_in_the_heading(qtbot, window):
     project = window.session.require_project()
     item = add_item_from_document(project, EXTERNAL_FIGURES / "bone-cross-section.svg", 1)
     window.session.items_changed.emit()
     view = window.views["curate"]
     view.items.select_item(item.id)
     wait_idle(qtbot)
-    assert "gradient or pattern fills" in view.heading.text()
+    assert "gradient fill(s) are drawn as flat colours" in view.heading.text()
 
 
 def test_readable_key_text_is_flagged_in_the_heading(qtbot, window, tmp_path):
