@@ -3,7 +3,8 @@
     labeler demo --screenshot-dir /tmp/shots            # builds the demo project in ./labeler-demo
     QT_QPA_PLATFORM=offscreen python docs/screenshots/curate_states.py labeler-demo docs/screenshots
 
-For each window size (1280×800, 1024×640) and palette (light, dark) it draws Curate on the
+For each window size (1280×800, 1024×640) and palette (light, dark) it draws Review and the
+Leaderboard on the demo project, and Curate on the
 demo's first item (a real figure, erased and keyed, with its credit line), the same figure
 zoomed in on a label with one box rejected (struck through), the relink bar of a moved
 source, the Decisions tab with two reviewers' trail (both in throw-away copies of the
@@ -25,7 +26,7 @@ from PySide6.QtCore import QPointF  # noqa: E402
 
 from labeler import review  # noqa: E402
 from labeler.store import Project  # noqa: E402
-from ui import errors  # noqa: E402
+from ui import errors, workers  # noqa: E402
 from ui.app import ensure_app, save_screenshot, settle  # noqa: E402
 from ui.help import ShortcutsList  # noqa: E402
 from ui.main_window import MainWindow  # noqa: E402
@@ -36,11 +37,11 @@ SIZES = ((1280, 800), (1024, 640))
 THEMES = ("light", "dark")
 
 
-def window_on(project: Path, theme: str) -> MainWindow:
+def window_on(project: Path, theme: str, view: str = "curate") -> MainWindow:
     apply_theme(ensure_app(), theme)
     window = MainWindow()
     window.session.open(project)
-    window.show_view("curate")
+    window.show_view(view)
     return window
 
 
@@ -98,11 +99,15 @@ def main(project: Path, out: Path) -> None:
                     ("curate-edit", project, edited),
                     ("curate-relink", moved, None),
                     ("curate-decisions", reviewed, decided),
+                    ("review", project, None),
+                    ("leaderboard", project, None),
                 ):
-                    window = window_on(folder, theme)
+                    window = window_on(folder, theme, name.split("-")[0])
                     window.resize(width, height)
                     window.show()
                     settle()
+                    while workers.busy():  # Review and the Leaderboard read on workers
+                        settle()
                     if change is not None:
                         change(window)
                     print(save_screenshot(window, out / f"{name}-{tag}.png", (width, height)))
