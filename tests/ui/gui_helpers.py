@@ -9,6 +9,9 @@ from pathlib import Path
 import pymupdf
 from PySide6.QtWidgets import QAbstractButton, QWidget
 
+from labeler.curation import add_item_from_document
+from labeler.erase.edits import EraseEdits
+from labeler.store import Item, KeyEntry, Project
 from ui import workers
 from ui.main_window import MainWindow
 from ui.review.view import ReviewView
@@ -40,6 +43,20 @@ def write_cell_pdf(path: Path) -> Path:
     doc.save(path)
     doc.close()
     return path
+
+
+def add_item_keeping_a_label(project: Project, folder: Path) -> tuple[Item, KeyEntry]:
+    """An item of the test PDF's figure (written into ``folder``) whose erasure kept its first
+    label, so that key text is still readable in the question; and that label, as harvested.
+
+    The label's box is learnt from a first, normal erasure of the figure, which is deleted.
+    """
+    pdf = write_cell_pdf(folder / "kept.pdf")
+    probe = add_item_from_document(project, pdf, 2, FIGURE_CLIP)
+    label = project.items.key(probe.id)[0]
+    project.items.delete(probe.id)
+    kept = EraseEdits(keep=(label.bbox,))
+    return add_item_from_document(project, pdf, 2, FIGURE_CLIP, edits=kept), label
 
 
 def wait_idle(qtbot, timeout: int = 15000) -> None:
