@@ -1,9 +1,10 @@
 """The prompts: the card's four, byte-identical, the two slot prompts, and prompt sets.
 
 A condition's score is only reproducible with the exact text that was sent, so the four
-card strings are copied character for character from the card and a test compares them
-with the card's code blocks. The card's code-block content is taken without the final
-line break (the closing fence's line end). ``no-image`` sends the ``told`` text on
+card strings are the card's character for character (the rules and output schema its three
+texts share are written once) and a test compares them with the card's code blocks. The
+card's code-block content is taken without the final line break (the closing fence's line
+end). ``no-image`` sends the ``told`` text on
 purpose: the prompt is held constant and only the image is removed.
 
 The slot conditions (``slots``, ``slots-no-image``; decision 0022) are outside the card's
@@ -31,37 +32,42 @@ from labeler.errors import LabelerError
 #: The project setting (``meta`` key) holding a chosen prompt set's TOML text.
 PROMPT_SET_META = "prompt_set"
 
-_BLIND = """\
+# The card's three texts end alike: the rules and the one JSON output schema, which a prompt
+# set's four must share too (:meth:`PromptSet.validate`); kept once so they cannot drift.
+_CARD_RULES = """\
+Rules:
+- Use the single most specific, standard biology term for each part.
+- Base your answer only on the image; do not invent parts.
+- Output ONLY valid JSON (no markdown, no prose) in exactly this shape:
+{
+  "diagram_is": "<what the whole diagram depicts>",
+  "labels": [ {"name": "<term>", "location_hint": "<where in image>"} ]
+}"""
+
+_BLIND = (
+    """\
 You are an expert biology educator labeling a scientific diagram.
 You are shown one biology diagram. Its parts are indicated by leader lines / arrows
 (the printed labels have been erased). First work out what the diagram depicts, then
 identify and name EVERY part that a leader line or arrow points to.
 
-Rules:
-- Use the single most specific, standard biology term for each part.
-- Base your answer only on the image; do not invent parts.
-- Output ONLY valid JSON (no markdown, no prose) in exactly this shape:
-{
-  "diagram_is": "<what the whole diagram depicts>",
-  "labels": [ {"name": "<term>", "location_hint": "<where in image>"} ]
-}"""
+"""
+    + _CARD_RULES
+)
 
-_TOLD = """\
+_TOLD = (
+    """\
 You are an expert biology educator labeling a scientific diagram.
 You are shown a diagram of: {subject}. Its parts are indicated by leader lines / arrows
 (the printed labels have been erased). Identify and name EVERY part that a leader line
 or arrow points to.
 
-Rules:
-- Use the single most specific, standard biology term for each part.
-- Base your answer only on the image; do not invent parts.
-- Output ONLY valid JSON (no markdown, no prose) in exactly this shape:
-{
-  "diagram_is": "<what the whole diagram depicts>",
-  "labels": [ {"name": "<term>", "location_hint": "<where in image>"} ]
-}"""
+"""
+    + _CARD_RULES
+)
 
-_DESC = """\
+_DESC = (
+    """\
 You are an expert biology educator labeling a scientific diagram.
 You are shown a detailed, magnified educational diagram of {subject} — a biology
 illustration drawn in a schematic / sectional style typical of a biology textbook.
@@ -70,14 +76,9 @@ out by leader lines or arrows (the printed labels have been erased). Study the w
 diagram carefully, then identify and name EVERY part that a leader line or arrow
 points to.
 
-Rules:
-- Use the single most specific, standard biology term for each part.
-- Base your answer only on the image; do not invent parts.
-- Output ONLY valid JSON (no markdown, no prose) in exactly this shape:
-{
-  "diagram_is": "<what the whole diagram depicts>",
-  "labels": [ {"name": "<term>", "location_hint": "<where in image>"} ]
-}"""
+"""
+    + _CARD_RULES
+)
 
 # ``told`` with the smallest change that asks for one name per mark: the parenthesis says
 # what replaced the labels, the task names each mark, and the schema's entry has a number.

@@ -18,6 +18,8 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from labeler.cli._commands import command_group, find_item, item_command, project_command
+
 if TYPE_CHECKING:
     from labeler.store import Item, Project
 
@@ -32,30 +34,25 @@ EXPECTED_HELP = (
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``labeler items`` with its sub-commands."""
-    items = sub.add_parser("items", help="show an item and edit its answer key")
-    commands = items.add_subparsers(dest="items_command", required=True, metavar="COMMAND")
+    commands = command_group(sub, "items", "show an item and edit its answer key")
 
-    p = commands.add_parser("list", help="the project's items, one line each")
-    p.add_argument("dir", help="the project folder")
+    p = project_command(commands, "list", "the project's items, one line each")
     p.add_argument("--status", choices=("draft", "ready", "excluded"), help="only this status")
     p.add_argument("--search", default="", help="only items whose subject, notes or id has this")
     p.set_defaults(func=_list)
 
-    p = commands.add_parser("show", help="an item's fields and its key")
-    p.add_argument("dir", help="the project folder")
-    p.add_argument("id", help="item id (internal, or the public PREFIX-N)")
+    p = item_command(commands, "show", "an item's fields and its key")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(func=_show)
 
-    p = commands.add_parser(
+    p = item_command(
+        commands,
         "edit-key",
-        help="change one key entry's name, alternatives or note",
+        "change one key entry's name, alternatives or note",
         description="Change one entry of an item's answer key. Alternatives are other names "
         "of the part printed with it (answers using them score as correct); the note is "
         "printed text that is not a name. Separate several alternatives with ';'.",
     )
-    p.add_argument("dir", help="the project folder")
-    p.add_argument("id", help="item id (internal, or the public PREFIX-N)")
     p.add_argument("entry", help="which entry: its number (1-based), its name or its marker")
     p.add_argument("--name", help="the new name")
     p.add_argument("--alternatives", help="replace the alternatives ('a; b'; '' for none)")
@@ -74,37 +71,35 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--expected-version", type=int, metavar="N", help=EXPECTED_HELP)
     p.set_defaults(func=_edit_key)
 
-    p = commands.add_parser(
+    p = item_command(
+        commands,
         "set-status",
-        help="mark an item draft, ready or excluded",
+        "mark an item draft, ready or excluded",
         description="Change an item's status. Marking it ready reads its question back first: "
         "if key text is still readable it stays as it is, unless --accept says why that is fine "
         "(recorded with your login name and the time).",
     )
-    p.add_argument("dir", help="the project folder")
-    p.add_argument("id", help="item id (internal, or the public PREFIX-N)")
     p.add_argument("status", choices=("draft", "ready", "excluded"))
     p.add_argument("--accept", metavar="REASON", help="accept readable key text, and say why")
     p.add_argument("--expected-version", type=int, metavar="N", help=EXPECTED_HELP)
     p.set_defaults(func=_set_status)
 
-    p = commands.add_parser(
+    p = item_command(
+        commands,
         "add-key",
-        help="a second curator's independent key of an item (for `labeler agreement`)",
+        "a second curator's independent key of an item (for `labeler agreement`)",
     )
-    p.add_argument("dir", help="the project folder")
-    p.add_argument("id", help="item id (internal, or the public PREFIX-N)")
     p.add_argument("names", nargs="+", metavar="NAME", help="the names that curator gave")
     p.add_argument("--curator", required=True, help="whose key it is")
     p.set_defaults(func=_add_key)
 
-    p = commands.add_parser(
+    p = project_command(
+        commands,
         "check",
-        help="read each question back: is any key text still readable?",
+        "read each question back: is any key text still readable?",
         description="The residual-label check: the question PDF's text, plus OCR of the "
         "question image for outline and raster figures (--ocr: for every figure).",
     )
-    p.add_argument("dir", help="the project folder")
     p.add_argument("ids", nargs="*", help="items to check (default: every item)")
     p.add_argument("--ocr", action="store_true", help="also OCR vector-text figures")
     p.set_defaults(func=_check)
@@ -137,13 +132,6 @@ def _refused(args: argparse.Namespace, change: Callable[[], int]) -> int:
         return EXIT_CONFLICT
 
 
-def _item(project: Project, item_id: str) -> Item:
-    """The item ``item_id`` names: an internal id or, once exported, its public id."""
-    from labeler.export.ids import internal_ids_by_public
-
-    return project.items.get(internal_ids_by_public(project).get(item_id, item_id))
-
-
 def _list(args: argparse.Namespace) -> int:
     from labeler.export.ids import stored_public_ids
     from labeler.store import Project
@@ -172,7 +160,7 @@ def _show(args: argparse.Namespace) -> int:
     from labeler.store import Project
 
     with Project.open(args.dir) as project:
-        _print(project, _item(project, args.id), args.json)
+        _print(project, find_item(project, args.id), args.json)
     return 0
 
 
@@ -189,7 +177,7 @@ def _edit_key(args: argparse.Namespace) -> int:
             "--remove-alternative, --note or --tidy"
         )
     with Project.open(args.dir) as project:
-        item = _item(project, args.id)
+        item = find_item(project, args.id)
         key = project.items.key(item.id)
         index = find_entry(key, args.entry)
         entry = key[index]
@@ -225,7 +213,7 @@ def _add_key(args: argparse.Namespace) -> int:
     from labeler.store import Project
 
     with Project.open(args.dir) as project:
-        key = add_curator_key(project, _item(project, args.id).id, args.curator, args.names)
+        key = add_curator_key(project, find_item(project, args.id).id, args.curator, args.names)
         print(f"{key.item_id}: key of {key.curator} stored ({len(key.names)} names)")
     return 0
 
@@ -235,7 +223,7 @@ def _set_status(args: argparse.Namespace) -> int:
     from labeler.store import Project
 
     with Project.open(args.dir) as project:
-        item = _item(project, args.id)
+        item = find_item(project, args.id)
 
         def change() -> int:
             expected = _at_version(args, item)  # before --accept: a stale command records nothing
@@ -253,7 +241,7 @@ def _check(args: argparse.Namespace) -> int:
     from labeler.store import Project
 
     with Project.open(args.dir) as project:
-        ids = [_item(project, i).id for i in args.ids] or [i.id for i in project.items.list()]
+        ids = [find_item(project, i).id for i in args.ids] or [i.id for i in project.items.list()]
         flagged = 0
         for item_id in ids:
             check = check_residual_labels(project, item_id, ocr=True if args.ocr else None)

@@ -11,23 +11,24 @@ import argparse
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from labeler.cli._commands import command_group, project_command
+
 if TYPE_CHECKING:
     from labeler.lexicon_lint import LintIssue
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``labeler lexicon`` and its sub-commands."""
-    group = sub.add_parser("lexicon", help="list, edit, import, export the project's lexicon")
-    commands = group.add_subparsers(dest="lexicon_command", required=True, metavar="ACTION")
+    commands = command_group(
+        sub, "lexicon", "list, edit, import, export the project's lexicon", metavar="ACTION"
+    )
 
-    p = commands.add_parser("list", help="print the global rows and the lint")
-    p.add_argument("dir", help="the project folder")
+    p = project_command(commands, "list", "print the global rows and the lint")
     p.add_argument("--search", default="", help="only rows whose names contain this text")
     p.set_defaults(func=_list)
 
     for action, text in (("add", "add a row"), ("remove", "remove a row")):
-        p = commands.add_parser(action, help=text)
-        p.add_argument("dir", help="the project folder")
+        p = project_command(commands, action, text)
         p.add_argument("canonical", help="the key-side name")
         p.add_argument("synonym", help="the other name")
         p.add_argument(
@@ -38,20 +39,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         )
         p.set_defaults(func=_add if action == "add" else _remove)
 
-    p = commands.add_parser("import", help="merge a canonical,synonym,relation CSV")
-    p.add_argument("dir", help="the project folder")
+    p = project_command(commands, "import", "merge a canonical,synonym,relation CSV")
     p.add_argument("csv", help="the CSV file to merge")
     p.set_defaults(func=_import)
 
-    p = commands.add_parser("export", help="write the global rows to a CSV")
-    p.add_argument("dir", help="the project folder")
+    p = project_command(commands, "export", "write the global rows to a CSV")
     p.add_argument("csv", help="the CSV file to write")
     p.set_defaults(func=_export)
 
-    p = commands.add_parser(
-        "suggest", help="pairs worth a row: from the answers, and related ontology synonyms"
+    p = project_command(
+        commands, "suggest", "pairs worth a row: from the answers, and related ontology synonyms"
     )
-    p.add_argument("dir", help="the project folder")
     p.set_defaults(func=_suggest)
 
 

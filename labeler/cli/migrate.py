@@ -5,17 +5,19 @@ from __future__ import annotations
 
 import argparse
 
+from labeler.cli._commands import project_command
+
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``labeler migrate``."""
-    p = sub.add_parser(
+    p = project_command(
+        sub,
         "migrate",
-        help="move a project's database to PostgreSQL (--to URL) or back (--to sqlite)",
+        "move a project's database to PostgreSQL (--to URL) or back (--to sqlite)",
         description="Copy every row into the new database, then point the folder at it; the "
         "old database is kept (project.sqlite.migrated / project.toml.migrated). The assets "
         "stay in the folder.",
     )
-    p.add_argument("dir", help="the project folder")
     p.add_argument(
         "--to",
         required=True,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from labeler.cli._args import clip, positive_int
+from labeler.cli._commands import project_command
 from labeler.cli.sources_cmds import add_licence_options
 
 
@@ -28,8 +29,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.set_defaults(func=_init)
 
-    p = sub.add_parser("add-item", help="erase a figure region, harvest its key, store it")
-    p.add_argument("dir", help="the project folder")
+    p = project_command(sub, "add-item", "erase a figure region, harvest its key, store it")
     p.add_argument("--pdf", required=True, help="source document (PDF, SVG, PNG or JPEG)")
     p.add_argument("--page", type=positive_int, required=True, help="page number, 1-based")
     p.add_argument(

@@ -4,29 +4,28 @@ from __future__ import annotations
 
 import argparse
 
+from labeler.cli._commands import command_group, project_command
+
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``labeler prompts show|set|reset``."""
-    prompts = sub.add_parser("prompts", help="show or choose the project's prompt set")
-    commands = prompts.add_subparsers(dest="prompts_command", required=True, metavar="COMMAND")
+    commands = command_group(sub, "prompts", "show or choose the project's prompt set")
 
-    p = commands.add_parser("show", help="print every prompt the project asks with, verbatim")
-    p.add_argument("dir", help="the project folder")
+    p = project_command(commands, "show", "print every prompt the project asks with, verbatim")
     p.set_defaults(func=_show)
 
-    p = commands.add_parser(
+    p = project_command(
+        commands,
         "set",
-        help="ask with the prompt set in a TOML file (validated first)",
+        "ask with the prompt set in a TOML file (validated first)",
         description='FILE has `name = "..."` and a [prompts] table with blind, told, desc '
         "(and optionally no-image, slots, slots-no-image) texts using {subject} (and {slots}); "
         "the four must share one JSON output schema.",
     )
-    p.add_argument("dir", help="the project folder")
     p.add_argument("file", help="the prompt-set TOML file")
     p.set_defaults(func=_set)
 
-    p = commands.add_parser("reset", help="ask with the dataset card's prompts again")
-    p.add_argument("dir", help="the project folder")
+    p = project_command(commands, "reset", "ask with the dataset card's prompts again")
     p.set_defaults(func=_reset)
 
 

@@ -11,6 +11,8 @@ import functools
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from labeler.cli._commands import command_group, find_item, item_command, project_command
+
 if TYPE_CHECKING:
     from labeler.agreement import Agreement
     from labeler.store import Project
@@ -18,8 +20,7 @@ if TYPE_CHECKING:
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``labeler review`` with its sub-commands, and ``labeler agreement``."""
-    group = sub.add_parser("review", help="approve items, override scores, comment, undo, log")
-    commands = group.add_subparsers(dest="review_command", required=True, metavar="COMMAND")
+    commands = command_group(sub, "review", "approve items, override scores, comment, undo, log")
 
     _decision(commands, "approve", "mark an item ready, recorded with your name", _approve)
     _decision(commands, "confirm-key", "record that you checked the item's key as it is", _confirm)
@@ -36,32 +37,31 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--model", help="with --condition: comment on this cell")
     p.add_argument("--condition", help="with --model: comment on this cell")
 
-    p = commands.add_parser(
+    p = project_command(
+        commands,
         "undo",
-        help="take a decision back (appends a reversal; nothing is deleted)",
+        "take a decision back (appends a reversal; nothing is deleted)",
         description="Undo decision EVENT (its number in `labeler review log`), or with --last "
         "the newest decision of yours on item ID that is still in force.",
     )
-    p.add_argument("dir", help="the project folder")
     p.add_argument("event", nargs="?", type=int, help="the decision's number")
     p.add_argument("--last", metavar="ID", help="your newest decision on this item")
     _reviewer(p)
     p.set_defaults(func=_undo)
 
-    p = commands.add_parser("log", help="the audit trail, oldest first")
-    p.add_argument("dir", help="the project folder")
+    p = project_command(commands, "log", "the audit trail, oldest first")
     p.add_argument("id", nargs="?", help="only this item (internal id or PREFIX-N)")
     p.add_argument("--json", action="store_true", help="one JSON object per decision")
     p.set_defaults(func=_log)
 
-    p = sub.add_parser(
+    p = project_command(
+        sub,
         "agreement",
-        help="how far two curators' keys agree (name-set F1), and where they differ",
+        "how far two curators' keys agree (name-set F1), and where they differ",
         description="With one project: every second key (`labeler items add-key --curator`) "
         "against the item's key. With two: the keys of the figures both projects hold (same "
         "source bytes and page, overlapping clip). Scored with the same scorer as the models.",
     )
-    p.add_argument("dir", help="the project folder")
     p.add_argument("other", nargs="?", help="a second project keyed independently")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     p.set_defaults(func=_agreement)
@@ -78,9 +78,7 @@ def _decision(
     decide: Decide,
 ) -> argparse.ArgumentParser:
     """A decision sub-command: ``DIR ID [--reviewer NAME]``, then its own arguments."""
-    p = commands.add_parser(name, help=text)
-    p.add_argument("dir", help="the project folder")
-    p.add_argument("id", help="item id (internal, or the public PREFIX-N)")
+    p = item_command(commands, name, text)
     _reviewer(p)
     p.set_defaults(func=functools.partial(_decide, decide))
     return p
@@ -102,9 +100,7 @@ def _decide(decide: Decide, args: argparse.Namespace) -> int:
 
 
 def _item_id(project: Project, given: str) -> str:
-    from labeler.cli.items_cmds import _item
-
-    return _item(project, given).id
+    return find_item(project, given).id
 
 
 def _approve(project: Project, item_id: str, who: str, args: argparse.Namespace) -> str:

@@ -10,11 +10,12 @@ from __future__ import annotations
 import argparse
 import sys
 
+from labeler.cli._commands import project_command
+
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``labeler batches``."""
-    p = sub.add_parser("batches", help="list, poll and collect the batch jobs of a project")
-    p.add_argument("dir", help="the project folder")
+    p = project_command(sub, "batches", "list, poll and collect the batch jobs of a project")
     p.add_argument(
         "--collect",
         action="store_true",

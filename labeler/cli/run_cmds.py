@@ -15,6 +15,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from labeler.cli._args import positive_int
+from labeler.cli._commands import project_command
 
 if TYPE_CHECKING:
     from labeler.runs.batch import BatchRunSummary, CollectSummary
@@ -23,8 +24,7 @@ if TYPE_CHECKING:
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``labeler run``."""
-    p = sub.add_parser("run", help="send items to models under the four conditions")
-    p.add_argument("dir", help="the project folder")
+    p = project_command(sub, "run", "send items to models under the four conditions")
     p.add_argument(
         "--models",
         help="models.toml (see labeler/data/models.example.toml); without it only the offline "

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
+from labeler.cli._commands import project_command
 from labeler.errors import LabelerError
 
 
@@ -24,8 +25,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=_scan)
 
-    p = sub.add_parser("add-items", help="add the figures a scan found (all, or --only some)")
-    p.add_argument("dir", help="the project folder")
+    p = project_command(sub, "add-items", "add the figures a scan found (all, or --only some)")
     p.add_argument(
         "--from", dest="source", required=True, help="the JSON `labeler scan --out` wrote"
     )

@@ -4,25 +4,25 @@ from __future__ import annotations
 
 import argparse
 
+from labeler.cli._commands import command_group, project_command
+
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``labeler slots show|order``."""
-    slots = sub.add_parser("slots", help="an item's numbered slots: show them, set their order")
-    commands = slots.add_subparsers(dest="slots_command", required=True, metavar="COMMAND")
+    commands = command_group(sub, "slots", "an item's numbered slots: show them, set their order")
 
-    p = commands.add_parser("show", help="list an item's slots in order (and write its image)")
-    p.add_argument("dir", help="the project folder")
+    p = project_command(commands, "show", "list an item's slots in order (and write its image)")
     p.add_argument("item", help="the item id")
     p.add_argument("--png", help="write the slot image here")
     p.set_defaults(func=_show)
 
-    p = commands.add_parser(
+    p = project_command(
+        commands,
         "order",
-        help="number an item's slots in another order (positions left out are dropped)",
+        "number an item's slots in another order (positions left out are dropped)",
         description="ORDER is the key positions (0-based, as `labeler items show` lists "
         "them) in slot order, comma-separated; --reset returns to reading order.",
     )
-    p.add_argument("dir", help="the project folder")
     p.add_argument("item", help="the item id")
     p.add_argument("order", nargs="?", help="e.g. 2,0,1,3")
     p.add_argument("--reset", action="store_true", help="back to reading order")

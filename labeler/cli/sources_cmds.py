@@ -4,33 +4,33 @@ from __future__ import annotations
 
 import argparse
 
+from labeler.cli._commands import command_group, project_command
+
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``labeler sources list|relink|licence``."""
-    sources = sub.add_parser("sources", help="list source documents, relink moved ones")
-    commands = sources.add_subparsers(dest="sources_command", required=True, metavar="COMMAND")
+    commands = command_group(sub, "sources", "list source documents, relink moved ones")
 
-    p = commands.add_parser("list", help="every source: where it is, whether a copy is kept")
-    p.add_argument("dir", help="the project folder")
+    p = project_command(commands, "list", "every source: where it is, whether a copy is kept")
     p.set_defaults(func=_list)
 
-    p = commands.add_parser(
+    p = project_command(
+        commands,
         "relink",
-        help="point sources at moved or renamed files (matched by their bytes)",
+        "point sources at moved or renamed files (matched by their bytes)",
         description="Each FILE is matched to the source with exactly the same bytes (sha256), "
         "whatever its name, and that source's path is updated.",
     )
-    p.add_argument("dir", help="the project folder")
     p.add_argument("files", nargs="+", help="the documents at their new places")
     p.set_defaults(func=_relink)
 
-    p = commands.add_parser(
+    p = project_command(
+        commands,
         "licence",
-        help="set a source's licence and attribution (what an export with images may carry)",
+        "set a source's licence and attribution (what an export with images may carry)",
         description="Only sources under a redistributable licence have their images written by "
         "`labeler export --with-images`; the attribution line goes into the dataset card.",
     )
-    p.add_argument("dir", help="the project folder")
     p.add_argument("source_id", type=int, help="the source's id, as `labeler sources list` shows")
     add_licence_options(p, required=True)
     p.set_defaults(func=_licence)

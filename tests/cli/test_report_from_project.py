@@ -3,24 +3,10 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 from labeler.status import ResponseStatus
 from labeler.store import KeyEntry, NewItem, NewResponse, Project
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "labeler", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+from tests.labeler_cli import run_labeler
 
 
 def labelled(item_id: str, condition: str, labels: list[tuple[str, str]]) -> NewResponse:
@@ -47,7 +33,7 @@ def test_report_on_a_project_counts_like_the_export_and_scores_markers(tmp_path)
         record(labelled("plain", "told", [("trachea", "top")]))
         record(labelled("plain", "no-image", [("bronchus", "")]))
         project.items.update("plain", subject="the lungs")  # both plain answers go stale
-    done = run("report", str(folder), "--format", "json")
+    done = run_labeler("report", str(folder), "--format", "json")
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     (model,) = data["models"]
@@ -57,25 +43,25 @@ def test_report_on_a_project_counts_like_the_export_and_scores_markers(tmp_path)
     assert data["audits"]["marker_accuracy"]["m/a"]["told"] == 50.0
     assert data["audits"]["marker_accuracy"]["m/a"]["no-image"] == 0.0
 
-    markdown = run("report", str(folder))
+    markdown = run_labeler("report", str(folder))
     assert "| m/a | — | 100.0% | — | 66.7% | +33.3 | 67% |" in markdown.stdout
 
 
 def test_report_on_a_project_refuses_lexicon_rescoring_and_empty_projects(tmp_path):
     folder = tmp_path / "p"
     Project.create(folder).close()
-    empty = run("report", str(folder))
+    empty = run_labeler("report", str(folder))
     assert empty.returncode == 2 and "no counted answers" in empty.stderr
     assert "Traceback" not in empty.stderr
     lexicon = tmp_path / "lex.csv"
     lexicon.write_text("canonical,synonym,relation\naorta,main artery,same\n", encoding="utf-8")
-    refused = run("report", str(folder), "--lexicon", str(lexicon))
+    refused = run_labeler("report", str(folder), "--lexicon", str(lexicon))
     assert refused.returncode == 2
     assert "--lexicon rescoring works on results.jsonl" in refused.stderr
 
 
 def test_report_help_reads_plainly():
-    done = run("report", "--help")
+    done = run_labeler("report", "--help")
     assert done.returncode == 0
     text = " ".join(done.stdout.split())  # argparse wraps to the terminal's width
     assert "no-image ÷ told, %)" in text and "%%" not in text

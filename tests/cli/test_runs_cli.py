@@ -96,6 +96,24 @@ def cells(db_path: Path) -> list[tuple]:
         ).fetchall()
 
 
+def start_labeler(*args: str) -> subprocess.Popen:
+    """``labeler ARGS`` started in a child process that runs on (its output discarded)."""
+    return subprocess.Popen(
+        labeler_cmd(*args),
+        env=env(),
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def wait_for_cells(db_path: Path, count: int, seconds: float = 30) -> None:
+    """Wait until a child run has stored ``count`` answers, or ``seconds`` have passed."""
+    deadline = time.monotonic() + seconds
+    while len(cells(db_path)) < count and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
 def test_kill_9_mid_run_then_resume_loses_and_repeats_nothing(tmp_path):
     project = make_project(tmp_path / "p")
     subjects = {i.id: i.subject for i in project.items.list()}
@@ -114,16 +132,8 @@ def test_kill_9_mid_run_then_resume_loses_and_repeats_nothing(tmp_path):
             "--concurrency",
             "2",
         )
-        proc = subprocess.Popen(
-            labeler_cmd(*args),
-            env=env(),
-            cwd=ROOT,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 30
-        while len(cells(db_path)) < 3 and time.monotonic() < deadline:
-            time.sleep(0.05)
+        proc = start_labeler(*args)
+        wait_for_cells(db_path, 3)
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         before = cells(db_path)
@@ -219,9 +229,7 @@ def test_ctrl_c_says_how_to_resume_and_keeps_what_arrived(tmp_path):
             # ignored, and Python then never turns Ctrl-C into KeyboardInterrupt
             preexec_fn=_interruptible,
         )
-        deadline = time.monotonic() + 60
-        while len(cells(tmp_path / "p" / "project.sqlite")) < 2 and time.monotonic() < deadline:
-            time.sleep(0.1)
+        wait_for_cells(tmp_path / "p" / "project.sqlite", 2, seconds=60)
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, out + err
@@ -240,16 +248,8 @@ def test_two_runs_at_once_one_refuses_and_a_kill_9_leaves_no_stale_lock(tmp_path
     with LoopbackServer(latency=1.0) as server:
         toml = models_toml(tmp_path / "models.toml", server.url)
         args = ("run", str(tmp_path / "p"), "--models", str(toml), "--model", "t/openai")
-        first = subprocess.Popen(
-            labeler_cmd(*args, "--concurrency", "1"),
-            env=env(),
-            cwd=ROOT,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        deadline = time.monotonic() + 30
-        while len(cells(db_path)) < 2 and time.monotonic() < deadline:
-            time.sleep(0.05)
+        first = start_labeler(*args, "--concurrency", "1")
+        wait_for_cells(db_path, 2)
         second = labeler(*args)
         assert second.returncode == 2
         assert (

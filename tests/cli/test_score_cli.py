@@ -3,8 +3,6 @@
 import csv
 import io
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
@@ -12,24 +10,15 @@ import pytest
 
 from labeler import analysis
 from labeler.lexicon import load_starter
+from tests.labeler_cli import run_labeler
 
 ROOT = Path(__file__).resolve().parents[2]
 STARTER_CSV = ROOT / "labeler" / "data" / "lexicon" / "biology.csv"
 
 
-def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "labeler", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
 def test_score_rewrites_scores_and_report_prints_the_known_table(tmp_path, results_file, generated):
     out = tmp_path / "rescored.jsonl"
-    done = run("score", str(results_file), "--lexicon", str(STARTER_CSV), "--out", str(out))
+    done = run_labeler("score", str(results_file), "--lexicon", str(STARTER_CSV), "--out", str(out))
     assert done.returncode == 0, done.stderr
     rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
     assert len(rows) == len(generated.rows)
@@ -38,7 +27,7 @@ def test_score_rewrites_scores_and_report_prints_the_known_table(tmp_path, resul
         assert row["f1"] == pytest.approx(want)
         assert row["n_key"] == 4 and row["predicted_names"]  # other fields kept
 
-    report = run("report", str(out), "--format", "csv")
+    report = run_labeler("report", str(out), "--format", "csv")
     assert report.returncode == 0, report.stderr
     table = list(csv.DictReader(io.StringIO(report.stdout)))
     assert [r["model"] for r in table] == ["beta", "alpha"]  # sorted by told
@@ -57,15 +46,17 @@ def test_score_rewrites_scores_and_report_prints_the_known_table(tmp_path, resul
 
 
 def test_report_rescores_with_lexicon_and_prints_markdown_and_json(results_file):
-    stale = run("report", str(results_file))  # stored f1 are all 0
+    stale = run_labeler("report", str(results_file))  # stored f1 are all 0
     assert "| alpha | 0.0% | 0.0% | 0.0% | 0.0% | +0.0 | — |" in stale.stdout
-    fresh = run("report", str(results_file), "--lexicon", str(STARTER_CSV))
+    fresh = run_labeler("report", str(results_file), "--lexicon", str(STARTER_CSV))
     assert fresh.returncode == 0, fresh.stderr
     assert fresh.stdout.splitlines()[0] == (
         "| Model | blind | told | desc | no-image | grounded | recited |"
     )
     assert "| alpha | 63.0% | 83.3% | 83.3% | 34.0% | +49.3 | 41% |" in fresh.stdout
-    as_json = run("report", str(results_file), "--lexicon", str(STARTER_CSV), "--format", "json")
+    as_json = run_labeler(
+        "report", str(results_file), "--lexicon", str(STARTER_CSV), "--format", "json"
+    )
     data = {entry["model"]: entry for entry in json.loads(as_json.stdout)["models"]}
     lo, hi = data["alpha"]["ci"]["grounded"]
     assert lo <= data["alpha"]["grounded"] <= hi
@@ -73,7 +64,7 @@ def test_report_rescores_with_lexicon_and_prints_markdown_and_json(results_file)
 
 
 def test_score_prints_to_stdout_without_out(results_file):
-    done = run("score", str(results_file))
+    done = run_labeler("score", str(results_file))
     assert done.returncode == 0
     assert len(done.stdout.splitlines()) == len(results_file.read_text().splitlines())
 
@@ -90,7 +81,7 @@ def test_bad_results_file_is_one_clear_line_and_nothing_written(tmp_path, conten
     bad = tmp_path / "bad.jsonl"
     bad.write_text(content, encoding="utf-8")
     out = tmp_path / "out.jsonl"
-    done = run("score", str(bad), "--out", str(out))
+    done = run_labeler("score", str(bad), "--out", str(out))
     assert done.returncode == 2
     assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1
     assert not out.exists()
@@ -99,9 +90,9 @@ def test_bad_results_file_is_one_clear_line_and_nothing_written(tmp_path, conten
 def test_bad_lexicon_and_missing_file_are_clear_errors(tmp_path, results_file):
     lexicon = tmp_path / "lex.csv"
     lexicon.write_text("canonical,synonym,relation\na,b,maybe\n", encoding="utf-8")
-    done = run("score", str(results_file), "--lexicon", str(lexicon))
+    done = run_labeler("score", str(results_file), "--lexicon", str(lexicon))
     assert done.returncode == 2 and "relation must be" in done.stderr
-    missing = run("report", str(tmp_path / "nope.jsonl"))
+    missing = run_labeler("report", str(tmp_path / "nope.jsonl"))
     assert missing.returncode == 2 and "cannot read" in missing.stderr
 
 
@@ -117,7 +108,7 @@ def test_unparsed_answer_scores_zero_instead_of_failing(tmp_path):
         "parse_ok": False,
     }
     path.write_text(json.dumps(row) + "\n", encoding="utf-8")
-    done = run("score", str(path))
+    done = run_labeler("score", str(path))
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["f1"] == 0.0 and json.loads(done.stdout)["n_pred"] == 0
 
@@ -131,7 +122,7 @@ def test_report_json_is_strict_and_carries_the_audits(tmp_path, results_file):
     path = tmp_path / "results.jsonl"
     path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     args = ("report", str(path), "--lexicon", str(STARTER_CSV))
-    done = run(*args, "--format", "json")
+    done = run_labeler(*args, "--format", "json")
     assert done.returncode == 0, done.stderr
 
     def refuse(constant):
@@ -150,7 +141,7 @@ def test_report_json_is_strict_and_carries_the_audits(tmp_path, results_file):
     want = 100 * (~names["in_key"]).mean()
     assert audits["consensus_absent_share"] == pytest.approx(want, abs=1e-3) and 0 < want < 100
 
-    markdown = run(*args).stdout
+    markdown = run_labeler(*args).stdout
     assert "inf" not in markdown and "| gamma | — | 0.0% | — |" in markdown
     assert "## Audits" in markdown and "Decline rate" in markdown
     assert f"Consensus names absent from the key: {want:.0f}% of {len(names)} names" in markdown

@@ -24,6 +24,17 @@ def _one_page(text="Hello"):
     return doc
 
 
+def _locked(path):
+    """A one-page PDF (AES-256) that opens with the user password ``sesame``."""
+    return _save(
+        _one_page(),
+        path,
+        encryption=pymupdf.PDF_ENCRYPT_AES_256,
+        user_pw="sesame",
+        owner_pw="owner",
+    )
+
+
 def test_missing_file(tmp_path):
     with pytest.raises(DocumentError, match="no such file"):
         open_document(tmp_path / "nope.pdf")
@@ -61,13 +72,7 @@ def test_zero_pages(tmp_path):
 
 
 def test_encrypted_needs_the_right_password(tmp_path):
-    path = _save(
-        _one_page(),
-        tmp_path / "locked.pdf",
-        encryption=pymupdf.PDF_ENCRYPT_AES_256,
-        user_pw="sesame",
-        owner_pw="owner",
-    )
+    path = _locked(tmp_path / "locked.pdf")
     with pytest.raises(PasswordRequired, match=r"encrypted.*password") as missing:
         open_document(path)
     with pytest.raises(PasswordRequired, match="wrong password") as wrong:
@@ -88,13 +93,7 @@ def test_other_document_errors_are_not_password_errors(tmp_path):
 
 
 def test_cli_adds_its_password_flag_to_the_hint(tmp_path, capsys):
-    path = _save(
-        _one_page(),
-        tmp_path / "locked.pdf",
-        encryption=pymupdf.PDF_ENCRYPT_AES_256,
-        user_pw="sesame",
-        owner_pw="owner",
-    )
+    path = _locked(tmp_path / "locked.pdf")
     args = ["erase", "--pdf", str(path), "--page", "1", "--out", str(tmp_path / "out")]
     assert main(args) == 2
     assert "its password is needed; give it with --password" in capsys.readouterr().err

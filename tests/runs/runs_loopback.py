@@ -290,11 +290,8 @@ def _check_image(mime: str, data: bytes, problems: list[str]) -> None:
 def _openai_request(body: dict, headers, server: LoopbackServer, problems: list[str]) -> Seen:
     if headers.get("authorization") != f"Bearer {server.api_key}":
         problems.append("missing or wrong bearer key")
-    messages = body.get("messages", [])
-    if len(messages) != 1 or messages[0].get("role") != "user":
-        problems.append(f"expected one user message, got {[m.get('role') for m in messages]}")
     prompt, image, mime = "", None, None
-    for part in messages[0]["content"] if messages else []:
+    for part in _user_parts(body, problems):
         if part["type"] == "text":
             prompt += part["text"]
         elif part["type"] == "image_url":
@@ -310,6 +307,14 @@ def _openai_request(body: dict, headers, server: LoopbackServer, problems: list[
     settings = _settings(body, keys, problems)
     model = body.get("model", "")
     return Seen("openai", model, prompt, mime, image, settings, cell_key(model, prompt, image))
+
+
+def _user_parts(body: dict, problems: list[str]) -> list[dict]:
+    """The content parts of the one user message both APIs must be sent (else a problem)."""
+    messages = body.get("messages", [])
+    if len(messages) != 1 or messages[0].get("role") != "user":
+        problems.append(f"expected one user message, got {[m.get('role') for m in messages]}")
+    return messages[0]["content"] if messages else []
 
 
 def _settings(body: dict, keys: tuple[str, ...], problems: list[str]) -> dict:
@@ -330,11 +335,8 @@ def _anthropic_request(body: dict, headers, server: LoopbackServer, problems: li
         problems.append("system prompt sent")
     if "max_tokens" not in body:
         problems.append("max_tokens missing")
-    messages = body.get("messages", [])
-    if len(messages) != 1 or messages[0].get("role") != "user":
-        problems.append(f"expected one user message, got {[m.get('role') for m in messages]}")
     prompt, image, mime = "", None, None
-    for part in messages[0]["content"] if messages else []:
+    for part in _user_parts(body, problems):
         if part["type"] == "text":
             prompt += part["text"]
         elif part["type"] == "image":

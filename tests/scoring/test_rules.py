@@ -8,9 +8,6 @@ would check first: hedges, alternatives, explanations, the counts path.
 """
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -21,9 +18,9 @@ from labeler.export.card import CardInfo, render_card
 from labeler.lexicon import Lexicon, load_starter
 from labeler.scoring import DEFAULT_RULES, score_counts, score_names, scoring_version
 from labeler.scoring.rescore import SCORE_FIELDS, read_results, rescore_rows
+from tests.labeler_cli import run_labeler
 from tests.scoring import reference_impl
 
-ROOT = Path(__file__).resolve().parents[2]
 STARTER = load_starter()
 SURFACES = [
     "aorta", "Aorta", "B: aorta", "1. aorta", "aorta (cut)", "trachea", "trachea/windpipe",
@@ -37,16 +34,6 @@ NAMES = st.sampled_from(SURFACES) | st.text(alphabet="aeinrstuv -'/()", max_size
 ANSWERS = st.lists(st.lists(NAMES, max_size=6), min_size=1, max_size=5)
 
 
-def run(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "labeler", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-
-
 @settings(max_examples=15, deadline=None)
 @given(st.lists(st.tuples(st.lists(NAMES, max_size=6), st.lists(NAMES, max_size=6)), max_size=12))
 def test_cli_rules_card_reproduces_the_reference_card_scorer(tmp_path_factory, corpus):
@@ -57,7 +44,7 @@ def test_cli_rules_card_reproduces_the_reference_card_scorer(tmp_path_factory, c
         for n, (p, k) in enumerate(corpus)
     ]
     results.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    done = run("score", str(results), "--rules", "card", "--out", str(out))
+    done = run_labeler("score", str(results), "--rules", "card", "--out", str(out))
     assert done.returncode == 0, done.stderr
     assert "'card' rules" in done.stderr
     for row, (predicted, key) in zip(read_results(out), corpus, strict=True):
@@ -69,11 +56,11 @@ def test_cli_defaults_to_the_expert_rules_and_refuses_unknown_ones(tmp_path):
     results = tmp_path / "results.jsonl"
     row = {"predicted_names": ["B: aorta", "photosystem II"], "key_names": ["aorta", "PSI"]}
     results.write_text(json.dumps(row) + "\n", encoding="utf-8")
-    expert = run("score", str(results))
-    card = run("score", str(results), "--rules", "card")
+    expert = run_labeler("score", str(results))
+    card = run_labeler("score", str(results), "--rules", "card")
     assert expert.returncode == card.returncode == 0
     assert json.loads(expert.stdout)["f1"] == 0.5 and json.loads(card.stdout)["f1"] == 0.0
-    wrong = run("score", str(results), "--rules", "lenient")
+    wrong = run_labeler("score", str(results), "--rules", "lenient")
     assert wrong.returncode != 0 and "invalid choice: 'lenient'" in wrong.stderr
     assert "Traceback" not in wrong.stderr
 

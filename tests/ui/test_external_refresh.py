@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from tests.ui.factory import build_project
+from tests.ui.gui_helpers import open_window
 from ui.main_window import MainWindow
 
 BASELINE = "baseline/subject-prior"
@@ -19,13 +20,7 @@ def test_a_cli_run_in_another_process_shows_in_every_view_without_user_action(
 ):
     folder = tmp_path / "p"
     build_project(folder, n_items=N_ITEMS, models=[]).close()  # with images: all 4 conditions
-    window = MainWindow()
-    qtbot.addWidget(window)
-    window.remember_state = False
-    window.resize(1280, 800)
-    window.session.open(folder)
-    window.show_view("review")
-    window.show()
+    window = open_window(qtbot, folder, "review")
     qtbot.waitExposed(window)
     review = window.views["review"]
     curate_items = window.views["curate"].items

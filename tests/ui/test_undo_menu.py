@@ -12,8 +12,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from labeler import review
-from tests.ui.curate.test_curate_view import curate
-from tests.ui.curate.test_edit_conflict import choose, stored
+from tests.ui.curate.test_edit_conflict import open_stored
 from tests.ui.gui_helpers import wait_idle
 
 
@@ -40,9 +39,7 @@ def in_force(window, item_id: str) -> list[str]:
 
 
 def test_ctrl_z_in_the_decisions_panel_undoes_the_decision_and_elsewhere_the_edit(qtbot, window):
-    view = curate(window)
-    item_id = stored(qtbot, window, "plant cell")
-    choose(view, item_id)
+    view, item_id = open_stored(qtbot, window)
     project = window.session.require_project()
     undo, redo = window.edit_undo.undo_action, window.edit_undo.redo_action
     model = view.key.model

@@ -362,6 +362,18 @@ class Canvas(QGraphicsView):
         """A click (not a drag) on empty space; subclasses may react."""
 
 
+def tool_button(parent: QWidget, text: str, tip: str, slot: Callable[[], None]) -> QToolButton:
+    """A flat, narrow tool button (``text``, tooltip ``tip``) that calls ``slot``: what the zoom
+    row and the page viewer's page arrows are made of, so the two bars look alike."""
+    button = QToolButton(parent)
+    button.setText(text)
+    button.setToolTip(tip)
+    button.setAutoRaise(True)
+    button.setMinimumWidth(28)
+    button.clicked.connect(slot)
+    return button
+
+
 class ZoomControls(QWidget):
     """− 100 % + Fit 1:1 for a :class:`Canvas`: the zoom row of the page viewer and the preview."""
 
@@ -375,17 +387,10 @@ class ZoomControls(QWidget):
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(2)
-        row.addWidget(self._button("−", "Zoom out (-)", canvas.zoom_out))
+        row.addWidget(tool_button(self, "−", "Zoom out (-)", canvas.zoom_out))
         row.addWidget(self.label)
-        row.addWidget(self._button("+", "Zoom in (+, or the wheel over the point)", canvas.zoom_in))
-        row.addWidget(self._button("Fit", "Fit the whole picture (0)", canvas.fit_all))
-        row.addWidget(self._button("1:1", "100 %: a pixel per point (1)", canvas.actual_size))
-
-    def _button(self, text: str, tip: str, slot: Callable[[], None]) -> QToolButton:
-        button = QToolButton(self)
-        button.setText(text)
-        button.setToolTip(tip)
-        button.setAutoRaise(True)
-        button.setMinimumWidth(28)
-        button.clicked.connect(slot)
-        return button
+        row.addWidget(
+            tool_button(self, "+", "Zoom in (+, or the wheel over the point)", canvas.zoom_in)
+        )
+        row.addWidget(tool_button(self, "Fit", "Fit the whole picture (0)", canvas.fit_all))
+        row.addWidget(tool_button(self, "1:1", "100 %: a pixel per point (1)", canvas.actual_size))

@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QSpinBox,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -23,7 +22,7 @@ from PySide6.QtWidgets import (
 from labeler.store.records import Box
 from ui import workers
 from ui.curate import documents
-from ui.curate.canvas import BoxItem, Canvas, ZoomControls, outline
+from ui.curate.canvas import BoxItem, Canvas, ZoomControls, outline, tool_button
 from ui.curate.thumbnails import ThumbnailStrip
 from ui.theme import OVERLAY
 
@@ -141,8 +140,8 @@ class PageViewer(QWidget):
         bar = QHBoxLayout()
         bar.setContentsMargins(8, 6, 8, 6)
         bar.setSpacing(4)
-        bar.addWidget(self._button("‹", "Previous page", lambda: self.step(-1)))
-        bar.addWidget(self._button("›", "Next page", lambda: self.step(1)))
+        bar.addWidget(tool_button(self, "‹", "Previous page", lambda: self.step(-1)))
+        bar.addWidget(tool_button(self, "›", "Next page", lambda: self.step(1)))
         bar.addWidget(QLabel("Page", self))
         bar.addWidget(self.page_box)
         bar.addWidget(self.page_count)
@@ -163,15 +162,6 @@ class PageViewer(QWidget):
         layout.addLayout(bar)
         layout.addWidget(self.hint)
         layout.addLayout(body, 1)
-
-    def _button(self, text: str, tip: str, slot) -> QToolButton:
-        button = QToolButton(self)
-        button.setText(text)
-        button.setToolTip(tip)
-        button.setAutoRaise(True)
-        button.setMinimumWidth(28)
-        button.clicked.connect(slot)
-        return button
 
     def set_document(self, info: documents.DocumentInfo | None, page: int = 1) -> None:
         """Show a document (None clears the viewer)."""

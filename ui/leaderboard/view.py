@@ -39,6 +39,7 @@ from ui.leaderboard.compute import METRICS, ItemFlag, Leaderboard, ModelRow, com
 from ui.leaderboard.flags import FLAG_FILTERS, FlagsModel
 from ui.leaderboard.slots_table import SlotTable
 from ui.session import Session
+from ui.when_shown import ReloadWhenShown
 
 CiRole = Qt.ItemDataRole.UserRole + 30
 EXTRA_COLUMNS = ("paired", "markers")
@@ -99,7 +100,7 @@ class LeaderboardView(QWidget):
         self.job.partial.connect(self._ready)  # the table first, its CIs after
         self.job.error.connect(self._failed)
         self.board: Leaderboard | None = None
-        self._stale = True
+        self.when_shown = ReloadWhenShown(self, self.refresh)
 
         self.summary = QLabel()
         self.summary.setWordWrap(True)
@@ -195,29 +196,19 @@ class LeaderboardView(QWidget):
             session.responses_changed,
             session.lexicon_changed,
         ):
-            signal.connect(self._invalidate)
+            signal.connect(self.when_shown.invalidate)
         session.project_closed.connect(self._closed)
         if session.project is not None:
-            self._invalidate()
+            self.when_shown.invalidate()
 
     def _closed(self) -> None:
         """The project closed: its numbers must not show under the next one's name."""
         self.job.drop()
         self.board = None
 
-    def _invalidate(self, *_: object) -> None:
-        self._stale = True
-        if self.isVisible():
-            self.refresh()
-
-    def showEvent(self, event) -> None:
-        if self._stale:
-            self.refresh()
-        super().showEvent(event)
-
     def refresh(self) -> None:
         """Recompute on a worker thread; the old numbers stay until the new ones arrive."""
-        self._stale = False
+        self.when_shown.stale = False
         project = self.session.project
         if project is None:
             return

@@ -45,6 +45,7 @@ from ui.lexicon.commands import LexiconEdit, check_addition, promote
 from ui.lexicon.models import RowRole, RowsModel, SuggestionsModel
 from ui.review.style import tone
 from ui.session import Session
+from ui.when_shown import ReloadWhenShown
 
 
 def compute_suggestions(folder: Path) -> list[Suggestion]:
@@ -101,7 +102,7 @@ class LexiconView(QWidget):
         super().__init__(parent)
         self.session = session
         self.suggestion_worker: workers.Worker | None = None
-        self._suggestions_stale = True
+        self.suggestions_when_shown = ReloadWhenShown(self, self.refresh_suggestions)
         self._linted_rows: tuple | None = None
 
         self.search = QLineEdit()
@@ -218,8 +219,8 @@ class LexiconView(QWidget):
         self.suggestions.clicked.connect(self._suggestion_clicked)
 
         session.project_opened.connect(self._project_changed)
-        session.responses_changed.connect(self._answers_changed)
-        session.items_changed.connect(self._answers_changed)
+        session.responses_changed.connect(self.suggestions_when_shown.invalidate)
+        session.items_changed.connect(self.suggestions_when_shown.invalidate)
         session.lexicon_changed.connect(self._lexicon_changed)
         if session.project is not None:
             self._project_changed()
@@ -228,21 +229,11 @@ class LexiconView(QWidget):
 
     def _project_changed(self) -> None:
         self.refresh_rows()
-        self._answers_changed()
-
-    def _answers_changed(self, *_: object) -> None:
-        self._suggestions_stale = True
-        if self.isVisible():
-            self.refresh_suggestions()
+        self.suggestions_when_shown.invalidate()
 
     def _lexicon_changed(self) -> None:
         self.refresh_rows()
-        self._answers_changed()
-
-    def showEvent(self, event) -> None:
-        if self._suggestions_stale:
-            self.refresh_suggestions()
-        super().showEvent(event)
+        self.suggestions_when_shown.invalidate()
 
     def refresh_rows(self) -> None:
         """Re-read the project's global rows into the table."""
@@ -271,7 +262,7 @@ class LexiconView(QWidget):
     def refresh_suggestions(self) -> None:
         """Recompute suggestions on a worker thread (the list stays usable meanwhile)."""
         project = self.session.project
-        self._suggestions_stale = False
+        self.suggestions_when_shown.stale = False
         if project is None:
             self.suggestions_model.set_suggestions([])
             return

@@ -24,6 +24,7 @@ from labeler.store import Project
 from ui import workers
 from ui.errors import show_error
 from ui.session import Session
+from ui.when_shown import ReloadWhenShown
 
 HEADERS = ("Item", "Subject", "Second curator", "F1", "Only in the key", "Only in theirs")
 
@@ -44,7 +45,7 @@ class AgreementPanel(QWidget):
         self.session = session
         self.found: Agreement | None = None
         self.job: workers.Worker | None = None
-        self._stale = True
+        self.when_shown = ReloadWhenShown(self, self.reload)
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         self.table = QTableWidget(0, len(HEADERS))
@@ -62,22 +63,12 @@ class AgreementPanel(QWidget):
         layout.addWidget(self.table, 1)
         self.table.cellDoubleClicked.connect(self._chosen)
         for signal in (session.project_opened, session.items_changed, session.item_changed):
-            signal.connect(self._invalidate)
-
-    def _invalidate(self, *_: object) -> None:
-        self._stale = True
-        if self.isVisible():
-            self.reload()
-
-    def showEvent(self, event) -> None:
-        if self._stale:
-            self.reload()
-        super().showEvent(event)
+            signal.connect(self.when_shown.invalidate)
 
     def reload(self) -> None:
         """Compute agreement again, off the GUI thread."""
         project = self.session.project
-        self._stale = False
+        self.when_shown.stale = False
         if project is None:
             self._show(None)
             return

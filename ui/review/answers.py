@@ -21,7 +21,7 @@ from labeler.scoring import MarkerScore, NameScore
 from labeler.status import ResponseStatus
 from labeler.store import Response
 from ui.review.cells import Column, ReviewData, marker_text
-from ui.review.matrix import CONDITION_LABELS
+from ui.review.matrix import column_header
 from ui.review.style import FAILURE_STATUSES, HOW_TAGS, heat, tone
 
 EntryRole = Qt.ItemDataRole.UserRole + 10
@@ -150,14 +150,9 @@ class AnswersModel(QAbstractTableModel):
         return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
     def headerData(self, section: int, orientation, role: int = Qt.ItemDataRole.DisplayRole):
-        if orientation != Qt.Orientation.Horizontal or section >= len(self.columns):
+        if orientation != Qt.Orientation.Horizontal:
             return None
-        column = self.columns[section]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return CONDITION_LABELS.get(column.condition, column.condition)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return f"{column.model} — {column.condition}"
-        return None
+        return column_header(self.columns, section, role)
 
 
 def _tooltip(entry: Entry) -> str:

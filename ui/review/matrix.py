@@ -9,6 +9,8 @@ The horizontal header groups the condition columns under their model's name.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import (
     QAbstractTableModel,
     QModelIndex,
@@ -46,6 +48,23 @@ STATUS_LABELS = {
 }
 
 SummaryRole = Qt.ItemDataRole.UserRole + 1  # CellSummary | None (never run)
+
+
+def column_header(columns: Sequence[Column], section: int, role: int) -> str | None:
+    """The heading of condition column ``section``: its short condition name, and as tooltip
+    "model — condition" (the model's name is drawn once over its columns, not in each).
+
+    The matrix and the answers table head their columns alike with it.
+    """
+    if section >= len(columns):
+        return None
+    column = columns[section]
+    if role == Qt.ItemDataRole.DisplayRole:
+        return CONDITION_LABELS.get(column.condition, column.condition)
+    if role == Qt.ItemDataRole.ToolTipRole:
+        return f"{column.model} — {column.condition}"
+    return None
+
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -105,14 +124,7 @@ class MatrixModel(QAbstractTableModel):
 
     def headerData(self, section: int, orientation, role: int = Qt.ItemDataRole.DisplayRole):
         if orientation == Qt.Orientation.Horizontal:
-            if section >= len(self.columns):
-                return None
-            column = self.columns[section]
-            if role == Qt.ItemDataRole.DisplayRole:
-                return CONDITION_LABELS.get(column.condition, column.condition)
-            if role == Qt.ItemDataRole.ToolTipRole:
-                return f"{column.model} — {column.condition}"
-            return None
+            return column_header(self.columns, section, role)
         if section >= len(self.item_ids):
             return None
         item_id = self.item_ids[section]

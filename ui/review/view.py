@@ -43,6 +43,7 @@ from ui.review.matrix import GroupedHeader, MatrixDelegate, MatrixModel
 from ui.review.slots_overlay import SlotOverlay
 from ui.session import Session
 from ui.shortcuts import ShortcutRegistry
+from ui.when_shown import ReloadWhenShown
 
 CELL_WIDTH = 52
 ANSWER_WIDTH = 176
@@ -55,7 +56,7 @@ class ReviewView(QWidget):
         super().__init__(parent)
         self.session = session
         self.data: ReviewData | None = None
-        self._stale = True
+        self.when_shown = ReloadWhenShown(self, self.reload)
         self.active_menu: QMenu | None = None
         self.job = workers.LatestJob(self)  # reads and scores the project on a worker
         self.job.result.connect(self._loaded)
@@ -180,7 +181,7 @@ class ReviewView(QWidget):
             session.item_changed,
             session.responses_changed,
         ):
-            signal.connect(self._invalidate)
+            signal.connect(self.when_shown.invalidate)
         session.lexicon_changed.connect(self._rescore)
         session.project_closed.connect(self._closed)
         if session.project is not None:
@@ -202,20 +203,9 @@ class ReviewView(QWidget):
         rows.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         rows.setDefaultSectionSize(table.fontMetrics().height() + 8)
 
-    def _invalidate(self, *_: object) -> None:
-        """The project changed: reload now if visible, else on the next show."""
-        self._stale = True
-        if self.isVisible():
-            self.reload()
-
-    def showEvent(self, event) -> None:
-        if self._stale:
-            self.reload()
-        super().showEvent(event)
-
     def reload(self) -> None:
         """Re-read and re-score the project on a worker; the matrix keeps its cells meanwhile."""
-        self._stale = False
+        self.when_shown.stale = False
         project = self.session.project
         if project is None:
             self._closed()
@@ -255,7 +245,7 @@ class ReviewView(QWidget):
             return
         self.data.reload_lexicon()
         self._show_answers()
-        self._invalidate()
+        self.when_shown.invalidate()
 
     def _apply_filter(self, keep_item: str | None = None, later: bool = False) -> None:
         """Show the items passing the chosen filter (flagged when the project was scored).

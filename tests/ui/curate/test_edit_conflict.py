@@ -24,6 +24,7 @@ from tests.ui.curate.test_curate_view import curate
 from tests.ui.gui_helpers import wait_idle
 from ui import errors
 from ui.curate.versions import KEEP_EDITING, RELOAD
+from ui.curate.view import CurateView
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -80,6 +81,14 @@ def choose(view, item_id: str) -> None:
     assert view.item is not None and view.item.id == item_id
 
 
+def open_stored(qtbot, window, subject: str = "plant cell") -> tuple[CurateView, str]:
+    """Curate with a freshly :func:`stored` item chosen: where every edit-conflict test starts."""
+    view = curate(window)
+    item_id = stored(qtbot, window, subject)
+    choose(view, item_id)
+    return view, item_id
+
+
 def type_subject(view, text: str) -> None:
     form = view.form
     form.subject.setFocus()
@@ -104,9 +113,7 @@ def edit_key_in_child(folder: Path, item_id: str, entry: str, name: str) -> None
 def test_a_field_edit_after_another_program_edited_the_key_is_refused_until_reload(
     qtbot, window, project_dir, conflicts
 ):
-    view = curate(window)
-    item_id = stored(qtbot, window, "plant cell")
-    choose(view, item_id)
+    view, item_id = open_stored(qtbot, window)
     project = window.session.require_project()
     depth = window.session.undo_stack.count()
 
@@ -173,9 +180,7 @@ def test_a_key_edit_is_refused_but_another_item_still_saves(qtbot, window, proje
 def test_undo_after_someone_else_wrote_is_refused_and_dropped(
     qtbot, window, project_dir, conflicts
 ):
-    view = curate(window)
-    item_id = stored(qtbot, window, "plant cell")
-    choose(view, item_id)
+    view, item_id = open_stored(qtbot, window)
     project = window.session.require_project()
     stack = window.session.undo_stack
     type_subject(view, "animal cell")

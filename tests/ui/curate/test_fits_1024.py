@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QAbstractButton
-
 from labeler.store import KeyEntry
 from tests.ui.curate.test_curate_view import add_item, curate
-from tests.ui.gui_helpers import wait_idle
+from tests.ui.gui_helpers import clipped_buttons, resize_settled, settle
 from ui.curate.key_editor import ALTERNATIVES, COLUMNS, MARKER, NAME, NOTE
 
 LONG_NAMES = ["Smooth endoplasmic reticulum", "Periodontal ligament", "Stapes", "Epiphyseal plate"]
@@ -18,16 +16,8 @@ def test_nothing_is_clipped_at_1024_by_640(qtbot, window):
     project = window.session.require_project()
     project.items.set_key(item_id, [KeyEntry(name) for name in LONG_NAMES])
     window.session.item_changed.emit(item_id)
-    window.resize(1024, 640)
-    wait_idle(qtbot)
-    qtbot.wait(50)
-
-    for button in view.findChildren(QAbstractButton):
-        if not button.isVisibleTo(window) or not button.text():
-            continue
-        text = button.text().replace("&", "")
-        needed = button.fontMetrics().horizontalAdvance(text)
-        assert button.width() >= needed, (text, button.width(), needed)
+    resize_settled(qtbot, window, 1024, 640)
+    assert clipped_buttons(view, window) == []
 
     table, header = view.key.table, view.key.table.horizontalHeader()
     metrics = table.fontMetrics()
@@ -46,6 +36,5 @@ def test_nothing_is_clipped_at_1024_by_640(qtbot, window):
 
     window.resize(1600, 900)  # room again (a wide key panel): the whole headings come back
     view.splitter.setSizes([250, 500, 700])
-    wait_idle(qtbot)
-    qtbot.wait(50)
+    settle(qtbot)
     assert [model.headerData(c, header.orientation()) for c in range(4)] == list(COLUMNS)

@@ -4,16 +4,10 @@ from __future__ import annotations
 
 from labeler.store import KeyEntry
 from tests.ui.curate.test_curate_view import add_item, curate
-from tests.ui.gui_helpers import wait_idle
+from tests.ui.gui_helpers import resize_settled
 from ui.curate.key_editor import ALTERNATIVES, NOTE
 
 NOTE_TEXT = "membrane covering bone"
-
-
-def _at(qtbot, window, width: int, height: int) -> None:
-    window.resize(width, height)
-    wait_idle(qtbot)
-    qtbot.wait(50)
 
 
 def test_the_label_count_under_the_preview_is_whole_at_1024_and_beside_the_zoom_at_1280(
@@ -24,7 +18,7 @@ def test_the_label_count_under_the_preview_is_whole_at_1024_and_beside_the_zoom_
     preview, label = view.preview, view.preview.method_label
     assert label.text().split(" · ")[0].endswith("labels")
     for width, height in ((1024, 640), (1280, 800)):
-        _at(qtbot, window, width, height)
+        resize_settled(qtbot, window, width, height)
         needed = label.fontMetrics().horizontalAdvance(label.text())
         assert label.isVisibleTo(window) and label.width() >= needed, (width, label.width())
         assert label.geometry().right() <= preview.width()
@@ -46,7 +40,7 @@ def test_a_note_wraps_between_words_and_never_cuts_one_at_1024(qtbot, window):
     ]
     project.items.set_key(item_id, entries)
     window.session.item_changed.emit(item_id)
-    _at(qtbot, window, 1024, 640)
+    resize_settled(qtbot, window, 1024, 640)
 
     table, model = view.key.table, view.key.model
     metrics = table.fontMetrics()

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from labeler.curation import add_item_from_document
-from labeler.erase.edits import EraseEdits
 from labeler.store import KeyEntry
 from tests.paths import EXTERNAL_FIGURES
-from tests.ui.gui_helpers import FIGURE_CLIP, wait_idle, write_cell_pdf
+from tests.ui.gui_helpers import add_item_keeping_a_label, wait_idle
 
 
 def test_an_svg_drawn_with_flat_gradients_is_flagged_in_the_heading(qtbot, window):
@@ -21,13 +20,7 @@ def test_an_svg_drawn_with_flat_gradients_is_flagged_in_the_heading(qtbot, windo
 
 def test_readable_key_text_is_flagged_in_the_heading(qtbot, window, tmp_path):
     project = window.session.require_project()
-    pdf = write_cell_pdf(tmp_path / "kept.pdf")
-    probe = add_item_from_document(project, pdf, 2, FIGURE_CLIP)
-    label = project.items.key(probe.id)[0]
-    project.items.delete(probe.id)
-    item = add_item_from_document(
-        project, pdf, 2, FIGURE_CLIP, edits=EraseEdits(keep=(label.bbox,))
-    )
+    item, label = add_item_keeping_a_label(project, tmp_path)
     project.items.set_key(item.id, [KeyEntry(label.name)])
     from labeler.readiness import check_residual_labels
 

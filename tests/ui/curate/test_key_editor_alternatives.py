@@ -16,9 +16,9 @@ from PySide6.QtTest import QTest
 from labeler.curation import add_item_from_document
 from labeler.errors import LabelerError
 from labeler.store import KeyEntry, NewItem, Project
+from tests.ui.gui_helpers import open_window
 from ui import workers
 from ui.curate.key_editor import ALTERNATIVES, NAME, NOTE
-from ui.main_window import MainWindow
 
 
 def write_ear_pdf(path):
@@ -45,18 +45,12 @@ def setup(qtbot, tmp_path):
             (60, 90, 420, 230),
             item=NewItem(subject="ear"),
         )
-    window = MainWindow()
-    qtbot.addWidget(window)
-    window.resize(1280, 800)
-    window.session.open(folder)
-    window.show_view("curate")
-    window.show()
+    window = open_window(qtbot, folder, "curate")
     view = window.views["curate"]
     view.show_item(item.id)
     qtbot.waitUntil(lambda: not workers.busy(), timeout=15000)
     yield window, view.key, item.id
     qtbot.waitUntil(lambda: not workers.busy(), timeout=15000)
-    window.remember_state = False
 
 
 def stored(window, item_id) -> dict[str, KeyEntry]:

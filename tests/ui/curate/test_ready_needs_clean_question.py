@@ -5,10 +5,8 @@ from __future__ import annotations
 import pytest
 from PySide6.QtWidgets import QInputDialog
 
-from labeler.curation import add_item_from_document
-from labeler.erase.edits import EraseEdits
 from labeler.store import KeyEntry
-from tests.ui.gui_helpers import FIGURE_CLIP, LABELS, wait_idle, write_cell_pdf
+from tests.ui.gui_helpers import LABELS, add_item_keeping_a_label, wait_idle
 
 
 class Answers:
@@ -35,13 +33,7 @@ def answers(monkeypatch: pytest.MonkeyPatch) -> Answers:
 
 def test_readable_key_text_needs_a_reason_before_ready(qtbot, window, tmp_path, answers):
     project = window.session.require_project()
-    pdf = write_cell_pdf(tmp_path / "kept.pdf")
-    probe = add_item_from_document(project, pdf, 2, FIGURE_CLIP)
-    label = project.items.key(probe.id)[0]
-    project.items.delete(probe.id)
-    item = add_item_from_document(
-        project, pdf, 2, FIGURE_CLIP, edits=EraseEdits(keep=(label.bbox,))
-    )
+    item, label = add_item_keeping_a_label(project, tmp_path)
     project.items.set_key(item.id, [*project.items.key(item.id), KeyEntry(label.name)])
     window.session.items_changed.emit()
     view = window.views["curate"]

@@ -12,10 +12,9 @@ from labeler.store import KeyEntry, Project
 from tests.ui.curate.test_curate_view import curate
 from tests.ui.curate.test_edit_conflict import (
     add_item,
-    choose,
     conflicts,  # noqa: F401  (a fixture)
     edit_key_in_child,
-    stored,
+    open_stored,
     type_subject,
 )
 from tests.ui.gui_helpers import wait_idle
@@ -48,9 +47,7 @@ def test_undo_of_a_key_edit_after_reload_does_not_overwrite_another_programs_key
     project_dir,
     conflicts,  # noqa: F811
 ):
-    view = curate(window)
-    item_id = stored(qtbot, window, "plant cell")
-    choose(view, item_id)
+    view, item_id = open_stored(qtbot, window)
     project = window.session.require_project()
     stack = window.session.undo_stack
     rename_first_label(qtbot, view, "Nucleolus")  # Nucleus -> Nucleolus, undoable
@@ -85,9 +82,7 @@ def test_undo_after_reload_still_works_where_the_other_editor_changed_another_pa
     project_dir,
     conflicts,  # noqa: F811
 ):
-    view = curate(window)
-    item_id = stored(qtbot, window, "plant cell")
-    choose(view, item_id)
+    view, item_id = open_stored(qtbot, window)
     project = window.session.require_project()
     stack = window.session.undo_stack
     rename_first_label(qtbot, view, "Nucleolus")
@@ -106,9 +101,7 @@ def test_undo_after_reload_still_works_where_the_other_editor_changed_another_pa
 
 
 def test_redo_after_reload_is_checked_too(qtbot, window, project_dir, conflicts):  # noqa: F811
-    view = curate(window)
-    item_id = stored(qtbot, window, "plant cell")
-    choose(view, item_id)
+    view, item_id = open_stored(qtbot, window)
     project = window.session.require_project()
     stack = window.session.undo_stack
     type_subject(view, "animal cell")

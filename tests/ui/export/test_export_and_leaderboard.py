@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt
 
 from labeler.store import KeyEntry, NewItem, NewResponse, Project
 from tests.ui.factory import answer, heart_project
+from tests.ui.gui_helpers import show_loaded
 from ui.export.dialog import ExportDialog
 from ui.leaderboard.compute import METRICS, compute
 from ui.leaderboard.view import LeaderboardView
@@ -113,10 +114,7 @@ def test_leaderboard_shows_the_cards_table_chart_and_flags(tmp_path, qtbot, sess
     known_project(tmp_path / "p").close()
     session.open(tmp_path / "p")
     view = LeaderboardView(session)
-    qtbot.addWidget(view)
-    view.resize(1280, 800)
-    view.show()
-    qtbot.waitUntil(lambda: view.board is not None and not view.computing, timeout=20_000)
+    show_loaded(qtbot, view, lambda: view.board is not None and not view.computing)
 
     table = view.table
     rows = {

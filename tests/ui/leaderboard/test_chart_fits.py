@@ -5,26 +5,17 @@ from __future__ import annotations
 from PySide6.QtGui import QPalette
 
 from tests.ui.factory import heart_project
-from tests.ui.gui_helpers import wait_idle
+from tests.ui.gui_helpers import open_window, settle
 from tests.ui.test_theme_indicators import TEXT_CONTRAST, contrast
 from ui.leaderboard.chart import LEGEND
-from ui.main_window import MainWindow
 from ui.theme import apply_theme
 
 
 def _leaderboard(qtbot, tmp_path, width: int, height: int):
     heart_project(tmp_path / "p").close()
-    window = MainWindow()
-    window.remember_state = False
-    qtbot.addWidget(window)
-    window.session.open(tmp_path / "p")
-    window.show_view("leaderboard")
-    window.resize(width, height)
-    window.show()
-    view = window.views["leaderboard"]
+    view = open_window(qtbot, tmp_path / "p", "leaderboard", width, height).views["leaderboard"]
     qtbot.waitUntil(lambda: view.board is not None and not view.computing, timeout=20_000)
-    wait_idle(qtbot)
-    qtbot.wait(50)
+    settle(qtbot)
     return view
 
 

@@ -3,31 +3,21 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QAbstractButton
 
-from tests.ui.gui_helpers import wait_idle
+from tests.ui.gui_helpers import clipped_buttons, open_window, resize_settled
 from tests.ui.lexicon.test_lexicon_view import spelling_project
 from ui.lexicon.models import SuggestionsModel
-from ui.main_window import MainWindow
 
 
 def test_the_one_click_buttons_stay_in_view_at_1024_and_every_column_shows_at_1280(qtbot, tmp_path):
     spelling_project(tmp_path / "p").close()
-    window = MainWindow()
-    window.remember_state = False
-    qtbot.addWidget(window)
-    window.session.open(tmp_path / "p")
-    window.show_view("lexicon")
-    window.resize(1024, 640)
-    window.show()
+    window = open_window(qtbot, tmp_path / "p", "lexicon", 1024, 640)
     view = window.views["lexicon"]
     qtbot.waitUntil(lambda: view.suggestions_model.rowCount() > 0, timeout=10_000)
     table, model = view.suggestions, view.suggestions_model
 
     def check(width: int, height: int) -> list[int]:
-        window.resize(width, height)
-        wait_idle(qtbot)
-        qtbot.wait(50)
+        resize_settled(qtbot, window, width, height)
         shown = [c for c in range(model.columnCount()) if not table.isColumnHidden(c)]
         for column in shown:
             rect = table.visualRect(model.index(0, column))
@@ -37,10 +27,7 @@ def test_the_one_click_buttons_stay_in_view_at_1024_and_every_column_shows_at_12
                 text = model.index(row, column).data()
                 needed = table.fontMetrics().horizontalAdvance(text) + 8
                 assert table.columnWidth(column) >= needed, (width, text)
-        for button in view.findChildren(QAbstractButton):
-            if button.isVisibleTo(window) and button.text():
-                needed = button.fontMetrics().horizontalAdvance(button.text().replace("&", ""))
-                assert button.width() >= needed, (width, button.text())
+        assert clipped_buttons(view, window) == [], width
         return shown
 
     narrow = check(1024, 640)

@@ -8,24 +8,16 @@ from PySide6.QtCore import Qt
 from labeler.agreement import add_curator_key
 from labeler.results import counted_results
 from tests.ui.factory import heart_project
-from tests.ui.gui_helpers import wait_idle
+from tests.ui.gui_helpers import open_review, wait_idle
 from ui import settings
 from ui.curate.view import CurateView
 from ui.review.matrix import SummaryRole
-from ui.review.view import ReviewView
 
 
 @pytest.fixture
 def view(tmp_path, qtbot, session):
     heart_project(tmp_path / "p").close()
-    session.open(tmp_path / "p")
-    widget = ReviewView(session)
-    qtbot.addWidget(widget)
-    widget.resize(1280, 800)
-    widget.show()
-    qtbot.waitExposed(widget)
-    qtbot.waitUntil(lambda: widget.data is not None and not widget.loading, timeout=20000)
-    return widget
+    return open_review(qtbot, session, tmp_path / "p")
 
 
 def _f1(session, item_id, model, condition) -> float:

@@ -6,8 +6,7 @@ from __future__ import annotations
 from labeler.prompts import ALL_CONDITIONS
 from labeler.store import KeyEntry, NewItem, Project
 from tests.ui.factory import answer
-from tests.ui.gui_helpers import wait_idle
-from ui.main_window import MainWindow
+from tests.ui.gui_helpers import open_window, settle
 
 MODEL = "lab/some-rather-long-model-name"
 
@@ -18,19 +17,11 @@ def test_the_model_name_is_whole_in_view_before_and_after_scrolling(qtbot, tmp_p
         project.items.add(NewItem(item_id="heart", subject="heart", key=key))
         for condition in ALL_CONDITIONS:
             project.responses.record(answer("heart", MODEL, condition, ["aorta"]))
-    window = MainWindow()
-    window.remember_state = False
-    qtbot.addWidget(window)
-    window.session.open(tmp_path / "p")
-    window.show_view("review")
-    window.resize(1024, 640)
-    window.show()
-    view = window.views["review"]
+    view = open_window(qtbot, tmp_path / "p", "review", 1024, 640).views["review"]
     qtbot.waitUntil(
         lambda: not view.loading and view.answers_model.columnCount() > 0, timeout=20_000
     )
-    wait_idle(qtbot)
-    qtbot.wait(50)
+    settle(qtbot)
 
     table = view.answers
     header = table.horizontalHeader()

@@ -7,6 +7,7 @@ from PySide6.QtCore import Qt
 
 from labeler.status import ResponseStatus
 from labeler.store import KeyEntry, NewItem, NewResponse, Project
+from tests.ui.gui_helpers import open_review
 from ui.review.answers import summary_status
 from ui.review.cells import Column
 from ui.review.view import ReviewView
@@ -40,14 +41,7 @@ def view(tmp_path, qtbot, session):
                 "heart", "m/a", "told", "h3", ResponseStatus.OK, labels=labels, parse_ok=True
             )
         )
-    session.open(folder)
-    widget = ReviewView(session)
-    qtbot.addWidget(widget)
-    widget.resize(1280, 800)
-    widget.show()
-    qtbot.waitExposed(widget)
-    qtbot.waitUntil(lambda: not widget.loading, timeout=10_000)  # scored on a worker
-    return widget
+    return open_review(qtbot, session, folder)
 
 
 def summary(view: ReviewView, column: Column):

@@ -6,6 +6,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from tests.ui.factory import answer, heart_project
+from tests.ui.gui_helpers import open_review
 from ui.review.cells import Column
 from ui.review.matrix import SummaryRole
 from ui.review.view import ReviewView
@@ -15,14 +16,7 @@ from ui.shortcuts import ShortcutRegistry
 @pytest.fixture
 def view(tmp_path, qtbot, session):
     heart_project(tmp_path / "p").close()
-    session.open(tmp_path / "p")
-    widget = ReviewView(session)
-    qtbot.addWidget(widget)
-    widget.resize(1280, 800)
-    widget.show()
-    qtbot.waitExposed(widget)
-    settle(widget, qtbot)
-    return widget
+    return open_review(qtbot, session, tmp_path / "p")
 
 
 def settle(view: ReviewView, qtbot) -> None:

@@ -10,6 +10,7 @@ from labeler.data import SAMPLE_BOOK, data_file
 from labeler.samples.book import layout
 from labeler.slots import slot_order
 from labeler.store import NewItem, NewResponse, Project
+from tests.ui.gui_helpers import open_review
 from ui.review.cells import Column
 from ui.review.slots_overlay import RIGHT, WRONG, overlay_pixmap
 from ui.review.view import ReviewView
@@ -43,14 +44,7 @@ def view(tmp_path, qtbot, session):
             )
         )
         project.responses.record(NewResponse(item.id, "m/reader", "told", "h2", "ok"))
-    session.open(tmp_path / "p")
-    widget = ReviewView(session)
-    qtbot.addWidget(widget)
-    widget.resize(1280, 800)
-    widget.show()
-    qtbot.waitExposed(widget)
-    qtbot.waitUntil(lambda: widget.data is not None and not widget.loading, timeout=20000)
-    return widget
+    return open_review(qtbot, session, tmp_path / "p")
 
 
 def _select(view: ReviewView, condition: str) -> None:

@@ -9,10 +9,8 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QApplication
 
-from tests.runs.runs_loopback import API_KEY, LoopbackServer
-from tests.ui.factory import build_project
-from tests.ui.run.test_run_view import CALLS, KEY_ENV, N_ITEMS, models_toml
-from ui.run.view import RunView
+from tests.runs.runs_loopback import LoopbackServer
+from tests.ui.run.test_run_view import CALLS, run_view_on_loopback
 from ui.theme import apply_theme
 
 
@@ -24,15 +22,7 @@ def server():
 
 @pytest.fixture
 def view(tmp_path, qtbot, session, server, monkeypatch):
-    monkeypatch.setenv(KEY_ENV, API_KEY)
-    build_project(tmp_path / "p", n_items=N_ITEMS, models=[]).close()
-    session.open(tmp_path / "p")
-    widget = RunView(session)
-    qtbot.addWidget(widget)
-    widget.resize(1280, 800)
-    widget.show()
-    widget.set_models_file(models_toml(tmp_path / "models.toml", server.url))
-    widget.select_models(["t/openai"])
+    widget = run_view_on_loopback(tmp_path, qtbot, session, server.url, monkeypatch)
     # the estimate of the chosen model (the first one, at opening, is the free baseline's)
     qtbot.waitUntil(lambda: "in batch mode" in widget.plan.text())
     yield widget

@@ -64,7 +64,9 @@ def server_process():
         proc.wait()
 
 
-def open_view(tmp_path, qtbot, session, url: str, monkeypatch) -> RunView:
+def run_view_on_loopback(tmp_path, qtbot, session, url: str, monkeypatch) -> RunView:
+    """The Run view, shown at 1280×800, on a fresh project of :data:`N_ITEMS` items with
+    ``t/openai`` (the loopback server at ``url``, its key set) chosen; ``t/gemini``'s key unset."""
     monkeypatch.setenv(KEY_ENV, API_KEY)
     monkeypatch.delenv("LABELER_GUI_TEST_UNSET_KEY", raising=False)
     build_project(tmp_path / "p", n_items=N_ITEMS, models=[]).close()
@@ -75,6 +77,11 @@ def open_view(tmp_path, qtbot, session, url: str, monkeypatch) -> RunView:
     widget.show()
     widget.set_models_file(models_toml(tmp_path / "models.toml", url))
     widget.select_models(["t/openai"])
+    return widget
+
+
+def open_view(tmp_path, qtbot, session, url: str, monkeypatch) -> RunView:
+    widget = run_view_on_loopback(tmp_path, qtbot, session, url, monkeypatch)
     widget.concurrency.setValue(2)
     qtbot.waitUntil(lambda: "calls" in widget.plan.text() and widget.start_button.isEnabled())
     return widget
