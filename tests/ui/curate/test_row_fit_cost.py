@@ -40,3 +40,29 @@ def test_a_row_fit_reads_only_the_wrapped_column_of_the_visible_rows(qtbot, tmp_
     assert {row for row, _ in read} <= set(range(first, last + 1)), "only rows on screen"
     assert table.rowHeight(0) >= table.verticalHeader().defaultSectionSize()
     session.close()
+
+
+def test_a_list_behind_another_view_fits_no_rows_until_it_is_shown(qtbot, tmp_path):
+    build_project(tmp_path / "p", n_items=300, models=["lab/a"], images=False).close()
+    session = Session()
+    panel = ItemsPanel(session)
+    qtbot.addWidget(panel)
+    panel.resize(420, 700)
+    measured: list[int] = []
+    hint = panel.row_fit.delegate.sizeHint
+
+    def counting(option, index):
+        measured.append(index.row())
+        return hint(option, index)
+
+    panel.row_fit.delegate.sizeHint = counting
+    session.open(tmp_path / "p")  # the panel is never shown: Review, say, is on screen
+    qtbot.waitUntil(lambda: not panel.loading and panel.model.rowCount() == 300, timeout=30_000)
+    panel.row_fit.fit()
+    qtbot.wait(50)
+    assert measured == [], "a hidden list measures nothing"
+    panel.show()
+    qtbot.waitUntil(lambda: bool(measured), timeout=5_000)
+    visible = panel.table.viewport().height() // panel.table.verticalHeader().defaultSectionSize()
+    assert 0 < len(set(measured)) <= visible + 2, "only the rows the viewport can hold"
+    session.close()
