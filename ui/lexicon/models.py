@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QFont
 
@@ -12,6 +14,42 @@ from labeler.text.normalize import normalize
 Index = QModelIndex | QPersistentModelIndex
 Row = tuple[str, str, str]
 RowRole = Qt.ItemDataRole.UserRole + 20
+
+
+@dataclass(frozen=True)
+class RowsTable:
+    """What the rows table shows for one search: each row, its group's name on the group's
+    first row (else ""), and its group's members (the tooltip)."""
+
+    rows: list[Row] = field(default_factory=list)
+    labels: list[str] = field(default_factory=list)
+    members: list[str] = field(default_factory=list)
+
+
+def rows_table(lexicon: Lexicon, search: str = "") -> RowsTable:
+    """The groups (whole) and distinct rows with a name matching ``search``, in the table's
+    order. Plain Python over the whole lexicon: the view runs it on a worker."""
+    needle = normalize(search) if search.strip() else ""
+
+    def hit(*names: str) -> bool:
+        return not needle or any(needle in normalize(n) for n in names)
+
+    sections: list[tuple[str, str, list[LexiconRow]]] = [
+        (g.canonical, _members_text(g), list(g.rows))
+        for g in sorted(lexicon.groups(), key=lambda g: g.canonical.lower())
+        if hit(*g.members)
+    ]
+    distinct = [
+        r for r in lexicon.rows() if r.relation == "distinct" and hit(r.canonical, r.synonym)
+    ]
+    if distinct:
+        order = sorted(distinct, key=lambda r: (r.canonical.lower(), r.synonym.lower()))
+        sections.append(("Distinct pairs", "Pairs of names that are not the same", order))
+    return RowsTable(
+        rows=[(r.canonical, r.synonym, r.relation) for *_, rows in sections for r in rows],
+        labels=[name if n == 0 else "" for name, _, rows in sections for n in range(len(rows))],
+        members=[text for _, text, rows in sections for _ in rows],
+    )
 
 
 class RowsModel(QAbstractTableModel):
@@ -27,30 +65,10 @@ class RowsModel(QAbstractTableModel):
         self.labels: list[str] = []  # per row: its group's name, or "" under the first row
         self.members: list[str] = []  # per row: its group's members, for the tooltip
 
-    def set_lexicon(self, lexicon: Lexicon, search: str = "") -> None:
-        """Show the groups (whole) and distinct rows with a name matching ``search``."""
-        needle = normalize(search) if search.strip() else ""
-
-        def hit(*names: str) -> bool:
-            return not needle or any(needle in normalize(n) for n in names)
-
-        sections: list[tuple[str, str, list[LexiconRow]]] = [
-            (g.canonical, _members_text(g), list(g.rows))
-            for g in sorted(lexicon.groups(), key=lambda g: g.canonical.lower())
-            if hit(*g.members)
-        ]
-        distinct = [
-            r for r in lexicon.rows() if r.relation == "distinct" and hit(r.canonical, r.synonym)
-        ]
-        if distinct:
-            order = sorted(distinct, key=lambda r: (r.canonical.lower(), r.synonym.lower()))
-            sections.append(("Distinct pairs", "Pairs of names that are not the same", order))
+    def show(self, table: RowsTable) -> None:
+        """Show a :func:`rows_table`."""
         self.beginResetModel()
-        self.rows = [(r.canonical, r.synonym, r.relation) for *_, rows in sections for r in rows]
-        self.labels = [
-            name if n == 0 else "" for name, _, rows in sections for n in range(len(rows))
-        ]
-        self.members = [text for _, text, rows in sections for _ in rows]
+        self.rows, self.labels, self.members = table.rows, table.labels, table.members
         self.endResetModel()
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt signature

@@ -6,6 +6,7 @@ import pytest
 from PySide6.QtCore import QSettings
 
 from labeler.lexicon_project import add_row, create_project
+from tests.ui.gui_helpers import wait_idle
 from ui import errors, workers
 from ui.lexicon.commands import LexiconEdit
 from ui.lexicon.view import LexiconView
@@ -29,6 +30,7 @@ def open_view(session, qtbot, folder) -> LexiconView:
     qtbot.addWidget(view)
     view.resize(1280, 800)
     view.show()
+    wait_idle(qtbot)  # the rows and their lint are read on a worker
     return view
 
 
@@ -50,14 +52,17 @@ def test_issues_are_counted_and_listed_and_follow_undo(tmp_path, qtbot, session)
 
     # The lint warns but does not block: the row that merges two groups goes in.
     assert view.add_rows([("lens", "clear window", "same")], "Add lens")
+    wait_idle(qtbot)
     assert view.lint_count.text() == "Lint: 2 issue(s) (self synonym, two groups)"
     lines = [view.lint_list.item(i).text() for i in range(view.lint_list.count())]
     assert any("'clear window' is a synonym of 'cornea' and 'lens'" in line for line in lines)
     assert any("'sepal' and 'sepals' are one name" in line for line in lines)
 
     session.undo_stack.undo()
+    wait_idle(qtbot)
     assert view.lint_count.text() == "Lint: 1 issue(s) (self synonym)"
     view.search.setText("cornea")  # searching filters the rows, not the lint
+    wait_idle(qtbot)
     assert view.lint_list.count() == 1
 
 
@@ -71,6 +76,7 @@ def test_importing_a_csv_reports_its_lint_and_refuses_a_contradiction(tmp_path, 
         "canonical,synonym,relation\nspleen,lymphoid organ,\nthymus,lymphoid organ,\n", "utf-8"
     )
     view.import_csv(str(good))
+    wait_idle(qtbot)
     assert messages[-1].endswith("(0 already present; 1 new lint issue(s))")
     assert view.lint_count.text() == "Lint: 1 issue(s) (two groups)"
 

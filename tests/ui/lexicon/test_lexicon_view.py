@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 from labeler.lexicon import Lexicon
 from labeler.store import KeyEntry, NewItem, Project
 from tests.ui.factory import answer
+from tests.ui.gui_helpers import wait_idle
 from ui.lexicon.models import SuggestionsModel
 from ui.lexicon.view import LexiconView
 from ui.review.cells import Column
@@ -71,12 +72,14 @@ def test_one_click_same_promotes_the_suggestion_and_scores_update(views, qtbot):
 
     project = lexicon.session.project
     assert project.lexicon.rows() == [("esophagus", "sophagus", "same")]
+    wait_idle(qtbot)  # the rows are re-read on a worker
     assert lexicon.rows_model.rows == [("esophagus", "sophagus", "same")]
     assert review_f1(review, qtbot, told) == pytest.approx(1.0)
     assert all(s.pred != "sophagus" for s in lexicon.suggestions_model.suggestions)
 
     lexicon.session.undo_stack.undo()
     assert project.lexicon.rows() == []
+    wait_idle(qtbot)
     assert lexicon.rows_model.rows == []
     assert review_f1(review, qtbot, told) == pytest.approx(0.5)
 
@@ -102,6 +105,7 @@ def test_csv_import_export_round_trip_and_search(views, tmp_path, qtbot):
     lexicon.import_csv(str(source))
     rows = lexicon.session.project.lexicon.rows()
     assert ("esophagus", "sophagus", "same") in rows and len(rows) == 3
+    wait_idle(qtbot)
     assert lexicon.count.text().startswith("2 groups · 1 distinct pairs")
     assert review_f1(review, qtbot, Column("m/b", "told")) == pytest.approx(1.0)
 
@@ -110,6 +114,7 @@ def test_csv_import_export_round_trip_and_search(views, tmp_path, qtbot):
     assert Lexicon.from_csv(out).rows() == Lexicon.from_rows(rows).rows()
 
     lexicon.search.setText("bicuspid")
+    wait_idle(qtbot)
     assert lexicon.rows_model.rows == [("mitral valve", "bicuspid valve", "same")]
 
     lexicon.session.undo_stack.undo()  # the whole import is one step
@@ -135,12 +140,13 @@ def test_rows_are_added_and_removed_from_the_form(views, qtbot):
     lexicon.synonym.setText("gaster")
     qtbot.keyClick(lexicon.synonym, Qt.Key.Key_Return)
     assert lexicon.session.project.lexicon.rows() == [("stomach", "gaster", "same")]
+    wait_idle(qtbot)  # the table shows the new row a worker's read later
     lexicon.rows.selectRow(0)
     lexicon.remove_selected()
     assert lexicon.session.project.lexicon.rows() == []
 
 
-def test_a_chain_shows_as_one_group_and_search_keeps_the_whole_group(views):
+def test_a_chain_shows_as_one_group_and_search_keeps_the_whole_group(views, qtbot):
     lexicon, _ = views
     project = lexicon.session.project
     for canonical, synonym, relation in [
@@ -151,6 +157,7 @@ def test_a_chain_shows_as_one_group_and_search_keeps_the_whole_group(views):
     ]:
         project.lexicon.add(canonical, synonym, relation)
     lexicon.session.lexicon_changed.emit()
+    wait_idle(qtbot)
     model = lexicon.rows_model
     shown = [[model.index(r, c).data() for c in range(4)] for r in range(model.rowCount())]
     assert shown == [
@@ -166,6 +173,7 @@ def test_a_chain_shows_as_one_group_and_search_keeps_the_whole_group(views):
         == "4 names, all the same: mitral valve = bicuspid valve = bicuspid valves = left AV valve"
     )
     lexicon.search.setText("left av")
+    wait_idle(qtbot)
     assert model.rows == [
         ("mitral valve", "bicuspid valve", "same"),
         ("bicuspid valves", "left AV valve", "same"),
