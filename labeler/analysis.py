@@ -19,9 +19,10 @@ import json
 import re
 import warnings
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from itertools import chain
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import numpy as np
 import pandas as pd
@@ -217,7 +218,70 @@ def decline_rate(df: pd.DataFrame) -> pd.DataFrame:
     return table.reindex(columns=list(CONDITIONS))
 
 
-def consensus_names(df: pd.DataFrame, lexicon: Lexicon | None = None) -> pd.DataFrame:
+#: One item's value of an audit, JSON-shaped (a keeper stores it as JSON and reads it back).
+ItemValue = list[Any]
+
+
+class AuditInputs(Protocol):
+    """What one item's share of an audit is computed from: a key and the answers' names.
+
+    ``names`` are the answer names the scorer reads (with ``key``, what the lexicon's part
+    of a kept value depends on); ``signature`` is the rest, as text: equal signatures (and
+    lexicon) give equal values, so a keeper may return a value it kept for one.
+    """
+
+    @property
+    def key(self) -> tuple[str, ...]: ...
+
+    def names(self) -> Iterable[str]: ...
+
+    def signature(self) -> str: ...
+
+
+#: One audit's inputs type (:func:`_resolved` hands a keeper the compute of that type).
+In = TypeVar("In", bound=AuditInputs)
+
+
+class AuditKeeper(Protocol):
+    """Keeps per-item audit values between reports (:class:`labeler.results.AuditCache`).
+
+    :meth:`kept` returns every item's value of ``kind``: the kept ones whose inputs and
+    lexicon are unchanged, and ``compute`` of the rest (one call, on just those items),
+    which it may store for the next report.
+    """
+
+    def kept(
+        self,
+        kind: str,
+        inputs: Mapping[str, In],
+        compute: Callable[[Mapping[str, In], Lexicon | None], dict[str, ItemValue]],
+        lexicon: Lexicon | None,
+    ) -> dict[str, ItemValue]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class ConsensusInputs:
+    """One item's consensus inputs: its key and its answers as ``(model, names)``, in row order."""
+
+    key: tuple[str, ...]
+    rows: tuple[tuple[str, tuple[str, ...]], ...]
+
+    def names(self) -> Iterable[str]:
+        return dict.fromkeys(chain.from_iterable(names for _, names in self.rows))
+
+    def signature(self) -> str:
+        return json.dumps([self.key, self.rows], ensure_ascii=False)
+
+
+#: The kind of a kept consensus value (bump the number when the computation changes).
+CONSENSUS = "consensus-1"
+#: The kind of a kept shuffled-key value (as :data:`CONSENSUS`).
+SHUFFLED = "shuffled-key-1"
+
+
+def consensus_names(
+    df: pd.DataFrame, lexicon: Lexicon | None = None, keeper: AuditKeeper | None = None
+) -> pd.DataFrame:
     """Names produced by ≥ 2 models for one item, and whether the key has them.
 
     Names are pooled across conditions and merged by the scorer's own
@@ -225,35 +289,50 @@ def consensus_names(df: pd.DataFrame, lexicon: Lexicon | None = None) -> pd.Data
     consensus name; fuzzy neighbours stay apart, as in scoring). ``in_key`` uses
     the full scorer, fuzzy included. Columns: ``item_id, name, n_models, in_key``.
 
-    Per item, each model's names are pooled as a set, so a name's model count is a
-    count over those sets (C work, not a step per name per answer); a class of several
-    names (rare) counts the models whose set meets it.
+    Each item's records are a function of its key and answers alone
+    (:func:`consensus_records`), so a ``keeper`` may supply the ones it kept.
     """
     _require(df, "item_id", "model", "predicted_names", "key_names")
     columns = (df[c].tolist() for c in ("item_id", "model", "predicted_names"))
     keys = _first_keys(df)
-    answers: dict[str, list[Sequence[str]]] = {}
-    by_model: dict[str, dict[str, set[str]]] = {}
+    rows: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
     for item_id, model, predicted in zip(*columns, strict=True):  # lists: no per-value boxing
-        given = predicted or ()
-        answers.setdefault(item_id, []).append(given)
-        by_model.setdefault(item_id, {}).setdefault(model, set()).update(given)
-    records = []
-    for item_id in sorted(answers):
+        rows.setdefault(item_id, []).append((model, _names_tuple(predicted)))
+    inputs = {i: ConsensusInputs(tuple(keys[i]), tuple(rows[i])) for i in sorted(rows)}
+    found = _resolved(CONSENSUS, inputs, consensus_records, lexicon, keeper)
+    records = [(item_id, *record) for item_id in inputs for record in found[item_id]]
+    return pd.DataFrame.from_records(records, columns=["item_id", "name", "n_models", "in_key"])
+
+
+def consensus_records(
+    inputs: Mapping[str, ConsensusInputs], lexicon: Lexicon | None = None
+) -> dict[str, ItemValue]:
+    """Per item: its consensus names as ``[name, n_models, in_key]``, in class order.
+
+    Per item, each model's names are pooled as a set, so a name's model count is a
+    count over those sets (C work, not a step per name per answer); a class of several
+    names (rare) counts the models whose set meets it. ``in_key`` of every item's
+    names is one batch of the scorer.
+    """
+    records: list[tuple[str, str, int]] = []
+    for item_id, given in inputs.items():
+        by_model: dict[str, set[str]] = {}
+        for model, answer in given.rows:
+            by_model.setdefault(model, set()).update(answer)
         # classes over distinct names, in first-seen order (the order classes and their
         # first names are met in): a repeated name lands in its own class either way
-        distinct = list(dict.fromkeys(chain.from_iterable(answers[item_id])))
+        distinct = list(given.names())
         members: dict[int, list[str]] = {}
         for name, cls in zip(distinct, equivalence_classes(distinct, lexicon), strict=True):
             if cls >= 0:
                 members.setdefault(cls, []).append(name)
-        pooled = by_model[item_id].values()
+        pooled = by_model.values()
         n_models = Counter(chain.from_iterable(pooled))
         for names in members.values():
             n = (
                 n_models[names[0]]
                 if len(names) == 1
-                else sum(not given.isdisjoint(names) for given in pooled)
+                else sum(not pool.isdisjoint(names) for pool in pooled)
             )
             if n >= 2:
                 records.append((item_id, names[0], n))
@@ -264,10 +343,24 @@ def consensus_names(df: pd.DataFrame, lexicon: Lexicon | None = None) -> pd.Data
         (singles.setdefault((name,), len(singles)), items.setdefault(item_id, len(items)))
         for item_id, name, _ in records
     ]
-    scores = score_counts_many(list(singles), [keys[i] for i in items], pairs, lexicon)
-    in_key = [counts[0] > 0 for counts in scores]
-    frame = pd.DataFrame.from_records(records, columns=["item_id", "name", "n_models"])
-    return frame.assign(in_key=in_key)
+    scores = score_counts_many(list(singles), [inputs[i].key for i in items], pairs, lexicon)
+    out: dict[str, ItemValue] = {item_id: [] for item_id in inputs}
+    for (item_id, name, n), counts in zip(records, scores, strict=True):
+        out[item_id].append([name, n, counts[0] > 0])
+    return out
+
+
+def _resolved(
+    kind: str,
+    inputs: Mapping[str, In],
+    compute: Callable[[Mapping[str, In], Lexicon | None], dict[str, ItemValue]],
+    lexicon: Lexicon | None,
+    keeper: AuditKeeper | None,
+) -> dict[str, ItemValue]:
+    """Every item's value of one audit: from ``keeper`` where it has one, else computed."""
+    if keeper is None:
+        return compute(inputs, lexicon)
+    return keeper.kept(kind, inputs, compute, lexicon)
 
 
 def _names_tuple(names: Sequence[str] | None) -> tuple[str, ...]:
@@ -337,8 +430,26 @@ def _set_f1(p: frozenset[str], k: frozenset[str]) -> float:
     return 2 * tp / (len(p) + len(k)) if tp else 0.0
 
 
+@dataclass(frozen=True, slots=True)
+class ShuffledInputs:
+    """One item's shuffled-key inputs: the other item's key it is paired with and the item's
+    distinct answers (first-seen order)."""
+
+    key: tuple[str, ...]
+    answers: tuple[tuple[str, ...], ...]
+
+    def names(self) -> Iterable[str]:
+        return dict.fromkeys(chain.from_iterable(self.answers))
+
+    def signature(self) -> str:
+        return json.dumps([self.key, self.answers], ensure_ascii=False)
+
+
 def shuffled_key_scores(
-    df: pd.DataFrame, lexicon: Lexicon | None = None, seed: int = 0
+    df: pd.DataFrame,
+    lexicon: Lexicon | None = None,
+    seed: int = 0,
+    keeper: AuditKeeper | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Every answer scored against another item's key: ``(excess, overlap)``, mean % per
     model × condition.
@@ -352,34 +463,64 @@ def shuffled_key_scores(
     rules (plurals, synonyms, fuzzy matching, parsing) give against a key the
     answer was not about. That is the control: a sound scorer keeps it near
     zero, a lenient one does not (``docs/decisions/0011-which-answers-count.md``).
+
+    Each item's scores are a function of its distinct answers and the key it is paired
+    with (:func:`shuffled_pair_scores`), so a ``keeper`` may supply the ones it kept.
     """
     _require(df, "item_id", "model", "condition", "predicted_names", "key_names")
     keys = _first_keys(df)
     other = derangement(sorted(keys), seed)
-    # the pairs the control scores, as (answer, key) numbers: answers repeat names across
-    # conditions, models and items sharing a key, so each distinct pair is scored once, in
-    # one batch of the scorer, and numbers hash far faster than tuples of names
-    answer_ids: dict[tuple[str, ...], int] = {}
-    answer_of = [
-        answer_ids.setdefault(n if type(n) is tuple else _names_tuple(n), len(answer_ids))
-        for n in df["predicted_names"].tolist()
+    # each row as (item, the number of its answer among the item's distinct answers)
+    distinct: dict[str, dict[tuple[str, ...], int]] = {item: {} for item in keys}
+    rows = df["item_id"].tolist()
+    numbers = [
+        (answers := distinct[item]).setdefault(_names_tuple(names), len(answers))
+        for item, names in zip(rows, df["predicted_names"].tolist(), strict=True)
     ]
-    key_ids: dict[tuple[str, ...], int] = {}
-    key_of = {item: key_ids.setdefault(tuple(keys[other[item]]), len(key_ids)) for item in keys}
-    codes = np.array(answer_of) * len(key_ids) + np.array(
-        [key_of[i] for i in df["item_id"].tolist()]
-    )
-    distinct, row_pair = np.unique(codes, return_inverse=True)
-    pairs = [divmod(int(code), len(key_ids)) for code in distinct]
-    answers, key_lists = list(answer_ids), list(key_ids)
-    counts = score_counts_many(answers, key_lists, pairs, lexicon)
-    literal = _literal_sets(chain(key_lists, answers))
-    overlaps = [_set_f1(literal[answers[a]], literal[key_lists[k]]) for a, k in pairs]
-    scored = np.array([c[0] for c in counts])[row_pair]
-    overlap = np.array(overlaps)[row_pair]
+    inputs = {
+        item: ShuffledInputs(tuple(keys[other[item]]), tuple(answers))
+        for item, answers in distinct.items()
+    }
+    found = _resolved(SHUFFLED, inputs, shuffled_pair_scores, lexicon, keeper)
+    pair = [found[item][n] for item, n in zip(rows, numbers, strict=True)]
+    scored = np.array([p[0] for p in pair], dtype=float)
+    overlap = np.array([p[1] for p in pair], dtype=float)
     frame = df[["model", "condition"]]
     excess = mean_f1(frame.assign(f1=scored - overlap))
     return excess, mean_f1(frame.assign(f1=overlap))
+
+
+def shuffled_pair_scores(
+    inputs: Mapping[str, ShuffledInputs], lexicon: Lexicon | None = None
+) -> dict[str, ItemValue]:
+    """Per item: ``[scorer F1, literal overlap]`` of each of its answers against its key.
+
+    Answers repeat names across conditions, models and items sharing a key, so each
+    distinct ``(answer, key)`` pair of all the items is scored once, in one batch of the
+    scorer, and numbers hash far faster than tuples of names.
+    """
+    answer_ids: dict[tuple[str, ...], int] = {}
+    key_ids: dict[tuple[str, ...], int] = {}
+    pair_ids: dict[tuple[int, int], int] = {}
+    item_pairs = {
+        item: [
+            pair_ids.setdefault(
+                (
+                    answer_ids.setdefault(a, len(answer_ids)),
+                    key_ids.setdefault(i.key, len(key_ids)),
+                ),
+                len(pair_ids),
+            )
+            for a in i.answers
+        ]
+        for item, i in inputs.items()
+    }
+    answers, key_lists, pairs = list(answer_ids), list(key_ids), list(pair_ids)
+    counts = score_counts_many(answers, key_lists, pairs, lexicon)
+    literal = _literal_sets(chain(key_lists, answers))
+    overlaps = [_set_f1(literal[answers[a]], literal[key_lists[k]]) for a, k in pairs]
+    values = [[c[0], o] for c, o in zip(counts, overlaps, strict=True)]
+    return {item: [values[p] for p in numbered] for item, numbered in item_pairs.items()}
 
 
 def shuffled_key_control(
@@ -391,7 +532,12 @@ def shuffled_key_control(
     return shuffled_key_scores(df, lexicon, seed)[0]
 
 
-def audits(df: pd.DataFrame, lexicon: Lexicon | None = None, seed: int = 0) -> dict:
+def audits(
+    df: pd.DataFrame,
+    lexicon: Lexicon | None = None,
+    seed: int = 0,
+    keeper: AuditKeeper | None = None,
+) -> dict:
     """The card's audits, as plain data: what ``labeler report`` prints after the table.
 
     ``decline_rate`` (finding 6) maps model → condition → % of answers that
@@ -404,17 +550,22 @@ def audits(df: pd.DataFrame, lexicon: Lexicon | None = None, seed: int = 0) -> d
     taken over; ``marker_accuracy`` maps model → condition → mean marker
     accuracy (%) over items with markers. An entry whose inputs the rows lack
     (names, two items to shuffle, marker scores) is ``None``, never a made-up zero.
+
+    The scoring work of the consensus and shuffled-key audits is per item; a ``keeper``
+    (a project's :class:`labeler.results.AuditCache`) keeps it between reports.
     """
     with collector_paused():  # a bulk pass over every answer (labeler.scoring.bulk)
-        return _audits(df, lexicon, seed)
+        return _audits(df, lexicon, seed, keeper)
 
 
-def _audits(df: pd.DataFrame, lexicon: Lexicon | None, seed: int) -> dict:
+def _audits(
+    df: pd.DataFrame, lexicon: Lexicon | None, seed: int, keeper: AuditKeeper | None
+) -> dict:
     has_names = {"predicted_names", "key_names"} <= set(df.columns)
     can_decline = "raw_text" in df.columns or "predicted_names" in df.columns
-    consensus = consensus_names(df, lexicon) if has_names else None
+    consensus = consensus_names(df, lexicon, keeper) if has_names else None
     shuffled = (
-        shuffled_key_scores(df, lexicon, seed)
+        shuffled_key_scores(df, lexicon, seed, keeper)
         if has_names and df["item_id"].nunique() >= 2
         else None
     )

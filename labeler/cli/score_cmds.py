@@ -9,7 +9,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from labeler.analysis import AuditKeeper
     from labeler.lexicon import Lexicon
+    from labeler.store import Project
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -93,18 +95,37 @@ def _score(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     import pandas as pd
 
+    from labeler.scoring.rescore import ResultsFileError
+
+    if Path(args.results).is_dir():
+        from labeler.results.audits import AuditCache
+        from labeler.store import Project
+
+        _check_project_args(args)
+        with Project.open(args.results) as project:
+            frame, project_lexicon, slot_frame, review = _project_frame(project, args)
+            return _print_report(
+                args, frame, project_lexicon, slot_frame, review, AuditCache(project)
+            )
+    rows = _load(args)
+    if not rows:
+        raise ResultsFileError(f"{args.results} has no rows to report")
+    return _print_report(args, pd.DataFrame(rows), None, None, None, None)
+
+
+def _print_report(
+    args: argparse.Namespace,
+    frame: Any,
+    project_lexicon: Lexicon | None,
+    slot_frame: Any,
+    review: str | None,
+    keeper: AuditKeeper | None,
+) -> int:
+    """Print the report of ``frame`` (a project's keeps its audits' work in ``keeper``)."""
     from labeler import analysis, slot_results
     from labeler.prompts import CONDITIONS
     from labeler.scoring.rescore import ResultsFileError
 
-    slot_frame, review = None, None
-    if Path(args.results).is_dir():
-        frame, project_lexicon, slot_frame, review = _project_frame(args)
-    else:
-        rows = _load(args)
-        if not rows:
-            raise ResultsFileError(f"{args.results} has no rows to report")
-        frame, project_lexicon = pd.DataFrame(rows), None
     missing = [c for c in ("item_id", "model", "condition", "f1") if c not in frame.columns]
     if missing:
         raise ResultsFileError(f"{args.results}: rows lack {', '.join(missing)}")
@@ -119,7 +140,7 @@ def _report(args: argparse.Namespace) -> int:
         from labeler.lexicon import Lexicon
 
         lexicon = Lexicon.from_csv(args.lexicon)
-    audit = analysis.audits(frame, lexicon, seed=args.seed)
+    audit = analysis.audits(frame, lexicon, seed=args.seed, keeper=keeper)
     if args.format == "markdown":
         sys.stdout.write(analysis.render_markdown(table, audit))
         if not slots.empty:
@@ -147,7 +168,17 @@ REPORT_COLUMNS = (
 )
 
 
-def _project_frame(args: argparse.Namespace) -> tuple[Any, Lexicon, Any, str]:
+def _check_project_args(args: argparse.Namespace) -> None:
+    from labeler.errors import LabelerError
+
+    if args.lexicon:
+        raise LabelerError(
+            "--lexicon rescoring works on results.jsonl; a project scores with its own lexicon "
+            "(edit it with `labeler lexicon`, or export and report the results.jsonl)"
+        )
+
+
+def _project_frame(project: Project, args: argparse.Namespace) -> tuple[Any, Lexicon, Any, str]:
     """A project's counted cells as a results frame, its lexicon (for the audits), its
     scored slot answers (:func:`labeler.slot_results.slot_frame`) and its review line
     (items reviewed and scores overridden, :mod:`labeler.review`).
@@ -165,18 +196,11 @@ def _project_frame(args: argparse.Namespace) -> tuple[Any, Lexicon, Any, str]:
     from labeler.review import counts_line, review_counts
     from labeler.scoring.bulk import collector_paused
     from labeler.slot_results import slot_frame, slot_results
-    from labeler.store import Project
 
-    if args.lexicon:
-        raise LabelerError(
-            "--lexicon rescoring works on results.jsonl; a project scores with its own lexicon "
-            "(edit it with `labeler lexicon`, or export and report the results.jsonl)"
-        )
-    with Project.open(args.results) as project:
-        cells = cell_columns(project)
-        lexicon = project_lexicon(project)
-        slots = slot_frame(slot_results(project, summaries=cells))
-        review = counts_line(review_counts(project))
+    cells = cell_columns(project)
+    lexicon = project_lexicon(project)
+    slots = slot_frame(slot_results(project, summaries=cells))
+    review = counts_line(review_counts(project))
     counted = [k for k, n in enumerate(cells.counts) if n]
     if not counted:
         raise LabelerError(f"{args.results} has no counted answers to report; run some models")

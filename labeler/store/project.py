@@ -23,6 +23,7 @@ from pathlib import Path
 from labeler.atomic import write_text
 from labeler.errors import ProjectError
 from labeler.store.assets import AssetStore
+from labeler.store.audit_cache import AuditCacheTable
 from labeler.store.batches import BatchTable
 from labeler.store.checks import ResidualCheckTable
 from labeler.store.claims import ClaimTable
@@ -95,6 +96,7 @@ class Project:
         self.batches = BatchTable(db)
         self.claims = ClaimTable(db)
         self.score_cache = ScoreCacheTable(db)
+        self.audit_cache = AuditCacheTable(db)
         self.slot_orders = SlotOrderTable(db)
 
     # -- lifecycle ---------------------------------------------------------

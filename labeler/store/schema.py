@@ -366,6 +366,21 @@ MIGRATIONS: tuple[str, ...] = (
     FROM responses
     WHERE id IN (SELECT MAX(id) FROM responses GROUP BY item_id, model, condition);
     """,
+    # 16: audits17: each item's share of the report's audits (labeler/store/audit_cache.py):
+    # its shuffled-key scores and consensus names, with the digests of the inputs they read,
+    # the lexicon components those reach and the whole lexicon last checked (decision 0026)
+    """
+    CREATE TABLE audit_cache (
+        item_id       TEXT NOT NULL REFERENCES items(id) ON DELETE CASCADE,
+        kind          TEXT NOT NULL,
+        rules         TEXT NOT NULL,
+        inputs_fp     TEXT NOT NULL,
+        lexicon_fp    TEXT NOT NULL,
+        lexicon_state TEXT NOT NULL,
+        value_json    TEXT NOT NULL,
+        PRIMARY KEY (item_id, kind, rules)
+    );
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
