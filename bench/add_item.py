@@ -19,6 +19,21 @@ to wall because the machine is shared; ``uptime`` is printed first.
 
 ``--figures`` names the shared figures folder when the checkout is not beside it (a worktree
 under ``/work/wt`` has no ``../shared``).
+
+Measured (cold ``add-item`` of the OpenStax JPEGs; medians of 3 runs per checkout, main and
+the read-back-while-storing branch alternated; load 9.7-11.9 on 2 cores, so wall is mostly
+waiting for a core):
+
+    ====================  =================  =================
+    figure                main: wall / CPU   branch: wall / CPU
+    ====================  =================  =================
+    animal cell           39.3 / 8.93 s      42.3 / 8.60 s
+    ear                   28.1 / 8.45 s      26.6 / 7.97 s
+    tooth                 23.1 / 7.14 s      24.7 / 7.22 s
+    ====================  =================  =================
+
+At low load (earlier round) the tooth and ear took 2.2-2.5 s and the animal cell 2.75-2.88 s;
+the 2.5 s goal for the animal cell is still to be confirmed at low load.
 """
 
 from __future__ import annotations

@@ -60,8 +60,13 @@ def add_item_from_document(
     ``check`` is called between the slow steps (after the erasure, after storing) and may
     raise to stop: raised before the store, nothing is stored; after it, the item stays
     with its question not yet read back (marking it ``ready`` reads it then).
+
+    A question that needs OCR to be read back is read from its pixels while it is stored
+    (:class:`~labeler.erase.residual.BackgroundRead`); the read is waited for before the
+    commit, so if it fails nothing is stored and its error is raised.
     """
     from labeler.erase import erase_figure
+    from labeler.erase.residual import BackgroundRead, needs_ocr
     from labeler.pdf.document import open_document
 
     path = Path(path)
@@ -83,6 +88,7 @@ def add_item_from_document(
         key = key_from_labels(result.labels, marker_names or {})
     if check is not None:
         check()
+    reading = BackgroundRead(result.question.rgb) if needs_ocr(result.method) else None
     with project.transaction():
         source = project.sources.add(
             path,
@@ -108,9 +114,10 @@ def add_item_from_document(
         )
         if warnings[1]:
             stored = project.items.set_warning(stored.id, warnings[1])
+        lines = reading.lines() if reading is not None else None
     if check is not None:
         check()
-    check_residual_labels(project, stored.id)
+    check_residual_labels(project, stored.id, lines=lines)
     return stored
 
 

@@ -11,6 +11,7 @@ readable, unless the curator has recorded for this question why they are accepta
 from __future__ import annotations
 
 import getpass
+from collections.abc import Sequence
 
 from labeler.errors import LabelerError
 from labeler.store import Item, Project
@@ -31,11 +32,17 @@ class ResidualLabels(LabelerError):
 
 
 def check_residual_labels(
-    project: Project, item_id: str, *, ocr: bool | None = None
+    project: Project,
+    item_id: str,
+    *,
+    ocr: bool | None = None,
+    lines: Sequence[str] | None = None,
 ) -> ResidualCheck:
     """Read the item's current question back and store which key names are readable.
 
     ``ocr`` defaults to what the erase method needs (:func:`labeler.erase.residual.needs_ocr`).
+    ``lines``: the question's OCR lines, already read from its pixels
+    (:class:`labeler.erase.residual.BackgroundRead`), so the stored image is not read again.
     """
     from labeler.erase.residual import needs_ocr, read_question, readable_in
 
@@ -43,7 +50,7 @@ def check_residual_labels(
     png = project.assets.read(item.question_asset) if item.question_asset else None
     pdf = project.assets.read(item.question_pdf_asset) if item.question_pdf_asset else None
     words, method = read_question(
-        png, pdf, ocr=needs_ocr(item.erase_method) if ocr is None else ocr
+        png, pdf, ocr=needs_ocr(item.erase_method) if ocr is None else ocr, lines=lines
     )
     return project.residual_checks.record(
         item_id,

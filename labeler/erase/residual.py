@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import io
 import re
+import threading
 import unicodedata
 from collections.abc import Sequence
 
@@ -32,9 +33,17 @@ def needs_ocr(erase_method: str) -> bool:
 
 
 def read_question(
-    question_png: bytes | None, question_pdf: bytes | None, *, ocr: bool
+    question_png: bytes | None,
+    question_pdf: bytes | None,
+    *,
+    ocr: bool,
+    lines: Sequence[str] | None = None,
 ) -> tuple[str, str]:
-    """Everything readable in the question (its words) and how it was read (``method``)."""
+    """Everything readable in the question (its words) and how it was read (``method``).
+
+    ``lines`` are the OCR lines of the question's pixels when they were already read
+    (:class:`BackgroundRead`); the PNG is then not decoded and read again.
+    """
     texts: list[str] = []
     method = "pdf-text"
     if question_pdf:
@@ -43,14 +52,48 @@ def read_question(
         with pymupdf.open("pdf", question_pdf) as doc:
             texts.extend(page.get_text() for page in doc)
     if ocr and question_png:
-        from PIL import Image
+        if lines is None:
+            from PIL import Image
 
-        from labeler.erase.ocr import read_text
-
-        rgb = np.asarray(Image.open(io.BytesIO(question_png)).convert("RGB"))
-        texts.extend(box.text for box in read_text(rgb))
+            lines = ocr_lines(np.asarray(Image.open(io.BytesIO(question_png)).convert("RGB")))
+        texts.extend(lines)
         method = "pdf-text+ocr"
     return _words(" ".join(texts)), method
+
+
+def ocr_lines(rgb: np.ndarray) -> list[str]:
+    """The text lines OCR reads in a question's H×W×3 RGB pixels."""
+    from labeler.erase.ocr import read_text
+
+    return [box.text for box in read_text(rgb)]
+
+
+class BackgroundRead:
+    """:func:`ocr_lines` of a question's pixels, on a worker thread started at once.
+
+    :meth:`lines` waits for the read and raises what it raised, so a caller that waits before
+    committing stores nothing when the read fails. The thread is not a daemon: a read left
+    unclaimed (the caller failed or was stopped first) ends before the interpreter does.
+    """
+
+    def __init__(self, rgb: np.ndarray) -> None:
+        self._lines: list[str] = []
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._read, args=(rgb,), name="residual-ocr")
+        self._thread.start()
+
+    def _read(self, rgb: np.ndarray) -> None:
+        try:
+            self._lines = ocr_lines(rgb)
+        except BaseException as exc:  # handed to the waiting caller by lines()
+            self._error = exc
+
+    def lines(self) -> list[str]:
+        """The lines read, once the read has ended; its error, if it failed."""
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._lines
 
 
 def readable_in(names: Sequence[str], words: str) -> list[str]:
