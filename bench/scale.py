@@ -110,11 +110,14 @@ def measure_cold(folder: Path) -> dict[str, float]:
     (import costs excluded), with the GUI thread's share (models, row sizes, painting)
     apart from the workers' (reading and scoring).
     """
+    from labeler.store import Project
+
+    with Project.open(folder) as project:  # counted before the clocks start: not the view's
+        n_items = len(project.items.list())
     with offscreen_window("review") as (app, window):
         review = window.views["review"]
         start = time.perf_counter(), time.process_time(), time.thread_time()
         window.session.open(folder)
-        n_items = len(window.session.project.items.list()) if window.session.project else 0
         until(app, lambda: not review.loading and review.matrix_model.rowCount() == n_items)
         window.grab()
         return {
