@@ -37,3 +37,19 @@ def test_show_order_and_reset(tmp_path, erased):
     assert _labeler("order", folder, "heart-00", "--reset").returncode == 0
     with Project.open(folder) as project:
         assert slot_order(project, "heart-00") == [0, 1, 2, 3, 4, 5]
+
+
+def test_an_item_is_named_by_its_public_id_once_exported(tmp_path, erased):
+    from labeler.export.exporter import export_project
+    from labeler.export.ids import stored_public_ids
+
+    with copy_project(tmp_path / "p", erased) as project:
+        export_project(project, tmp_path / "out")
+        public = stored_public_ids(project)["heart-00"]
+    folder = str(tmp_path / "p")
+    shown = _labeler("show", folder, public)
+    assert shown.returncode == 0, shown.stderr
+    assert [line.split("\t")[1] for line in shown.stdout.splitlines()[:6]] == BY_POSITION
+    assert _labeler("order", folder, public, "1,0").returncode == 0
+    with Project.open(folder) as project:
+        assert slot_order(project, "heart-00") == [1, 0]
