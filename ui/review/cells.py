@@ -11,7 +11,9 @@ is a lookup. :class:`ReviewData`
 wraps that snapshot on the GUI thread; the one item the curator opens is read
 in full (its raw answers, :func:`labeler.store.summaries.item_latest`) and its
 names scored by :func:`labeler.results.score_cell` with the item's
-:func:`labeler.results.project_lexicon` — the same numbers, for ~50 cells.
+:func:`labeler.results.project_lexicon` — the same numbers, for ~50 cells — on a worker
+too (:func:`load_item_answers`: 40 answers of a realistic item took ≈ 0.1 s of the GUI
+thread), and handed over whole (:meth:`ReviewData.adopt`).
 Whether a cell's answer counts is :func:`labeler.results.answer_counts`; items
 whose key prints marker letters also get the cell's marker accuracy
 (:func:`labeler.results.score_markers`).
@@ -175,6 +177,38 @@ def _flagged(scored: CellSummaries) -> dict[str, frozenset[str]]:
 _OK, _PARSE_ERROR = str(ResponseStatus.OK), str(ResponseStatus.PARSE_ERROR)
 
 
+@dataclass(frozen=True)
+class ItemAnswers:
+    """One item's latest answers, their name-set scores and marker scores (a worker's)."""
+
+    item_id: str
+    responses: dict[CellKey, Response]
+    lexicon: Lexicon
+    scores: dict[CellKey, NameScore]
+    markers: dict[CellKey, MarkerScore]
+
+
+def load_item_answers(
+    folder: Path, item_id: str, key: tuple[str, ...], markers: dict[str, str] | None
+) -> ItemAnswers:
+    """Read and score the item the curator opens (on a worker: own connection)."""
+    with Project.open(folder) as project:
+        responses = {(r.item_id, r.model, r.condition): r for r in item_latest(project, item_id)}
+        lexicon = project_lexicon(project, item_id)
+    return ItemAnswers(
+        item_id=item_id,
+        responses=responses,
+        lexicon=lexicon,
+        scores={k: score_cell(r.predicted_names, key, lexicon) for k, r in responses.items()},
+        markers={
+            k: score_markers(answer_labels(r.labels), markers, lexicon)
+            for k, r in responses.items()
+        }
+        if markers
+        else {},
+    )
+
+
 class ReviewData:
     """A read-only snapshot of a project's items, keys and latest answers' scores.
 
@@ -195,6 +229,7 @@ class ReviewData:
         # a reviewer's score replaces the scorer's F1, as in every published number
         self.overrides = snapshot.overrides
         self._answers: dict[str, dict[CellKey, Response]] = {}  # the items opened
+        self._scored: dict[str, ItemAnswers] = {}  # their scores, from a worker (adopt)
 
     def item(self, item_id: str) -> Item:
         """The item called ``item_id``."""
@@ -205,6 +240,20 @@ class ReviewData:
     def reload_lexicon(self) -> None:
         """The lexicon changed: re-read each item's lexicon (its scores are keyed by it)."""
         self._lexicons.clear()
+        self._scored.clear()
+
+    def adopt(self, answers: ItemAnswers) -> None:
+        """Take an item's answers and scores as a worker read them (:func:`load_item_answers`)."""
+        if len(self._answers) > 64:  # only the items the curator stepped through
+            self._answers.clear()
+            self._scored.clear()
+        self._answers[answers.item_id] = answers.responses
+        self._lexicons[answers.item_id] = answers.lexicon
+        self._scored[answers.item_id] = answers
+
+    def prepared(self, item_id: str) -> bool:
+        """Whether the item's answers and scores are here (no store read, no scoring)."""
+        return item_id in self._scored
 
     def lexicon_for(self, item_id: str) -> Lexicon:
         """The lexicon export scores this item with (:func:`labeler.results.project_lexicon`)."""
@@ -234,8 +283,13 @@ class ReviewData:
         response = self.response(item_id, column)
         if response is None:
             return None
-        score = score_cell(
-            response.predicted_names, self.keys.get(item_id, ()), self.lexicon_for(item_id)
+        scored = self._scored.get(item_id)
+        score = (
+            scored.scores[(item_id, column.model, column.condition)]
+            if scored is not None
+            else score_cell(
+                response.predicted_names, self.keys.get(item_id, ()), self.lexicon_for(item_id)
+            )
         )
         override = self.overrides.get(response.id)
         return score if override is None else dataclasses.replace(score, f1=override)
@@ -255,6 +309,9 @@ class ReviewData:
         response, markers = self.response(item_id, column), self.markers.get(item_id)
         if response is None or not markers:
             return None
+        scored = self._scored.get(item_id)
+        if scored is not None:
+            return scored.markers[(item_id, column.model, column.condition)]
         return score_markers(answer_labels(response.labels), markers, self.lexicon_for(item_id))
 
     # -- item filters -------------------------------------------------------

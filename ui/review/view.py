@@ -35,7 +35,15 @@ from ui.errors import show_error
 from ui.lexicon.commands import promote
 from ui.review.agreement import AgreementPanel
 from ui.review.answers import AnswersDelegate, AnswersModel, Entry
-from ui.review.cells import FILTERS, Column, ReviewData, ReviewSnapshot, load_review
+from ui.review.cells import (
+    FILTERS,
+    Column,
+    ItemAnswers,
+    ReviewData,
+    ReviewSnapshot,
+    load_item_answers,
+    load_review,
+)
 from ui.review.decisions import DecisionPanel
 from ui.review.details import response_html
 from ui.review.figure import FigurePanel
@@ -61,6 +69,9 @@ class ReviewView(QWidget):
         self.job = workers.LatestJob(self)  # reads and scores the project on a worker
         self.job.result.connect(self._loaded)
         self.job.error.connect(self._load_failed)
+        self.item_job = workers.LatestJob(self)  # the open item's answers and scores
+        self.item_job.result.connect(self._item_read)
+        self.item_job.error.connect(self._load_failed)
         self._selecting = 0  # new data shown, its item's panels not yet (their own turn)
         self._shown = 0  # counts matrix fills: a selection queued for an older one is dropped
 
@@ -218,7 +229,7 @@ class ReviewView(QWidget):
     @property
     def loading(self) -> bool:
         """Whether newer answers or scores are being read, or not yet all shown."""
-        return self.job.busy or self._selecting > 0
+        return self.job.busy or self.item_job.busy or self._selecting > 0
 
     def _loaded(self, snapshot: ReviewSnapshot) -> None:
         project = self.session.project
@@ -236,6 +247,7 @@ class ReviewView(QWidget):
 
     def _closed(self) -> None:
         self.job.drop()
+        self.item_job.drop()
         self.data = None
         self._apply_filter()
 
@@ -244,7 +256,7 @@ class ReviewView(QWidget):
         if self.data is None:
             return
         self.data.reload_lexicon()
-        self._show_answers()
+        self._read_item(self.current_item_id())
         self.when_shown.invalidate()
 
     def _apply_filter(self, keep_item: str | None = None, later: bool = False) -> None:
@@ -347,7 +359,33 @@ class ReviewView(QWidget):
         self.position.setText(f"Item {ids.index(item_id) + 1} of {len(ids)}")
         self.answers_model.item_id = item_id
         self.decisions.show_item(item_id)
+        self._read_item(item_id)
+
+    def _read_item(self, item_id: str | None) -> None:
+        """Show ``item_id``'s answers: now if they were read, else once a worker has read
+        and scored them (the panel is empty meanwhile, for a moment)."""
+        project, data = self.session.project, self.data
+        if item_id is None or data is None or project is None:
+            return
+        if data.prepared(item_id):
+            self.item_job.drop()
+            self._show_answers()
+            return
+        self.answers_model.show(data, item_id, [])
+        self.details.clear()
+        self.item_job.request(
+            load_item_answers, project.folder, item_id, data.keys.get(item_id, ()),
+            data.markers.get(item_id),
+        )  # fmt: skip
+
+    def _item_read(self, answers: ItemAnswers) -> None:
+        if self.data is None or answers.item_id != self.current_item_id():
+            return  # another item was opened meanwhile, or the project closed
+        self.data.adopt(answers)
         self._show_answers()
+        current = self.matrix.currentIndex()
+        if current.isValid():
+            self._matrix_current(current, current)
 
     def _answer_columns(self) -> list[Column]:
         condition = self.condition.currentData()
@@ -362,12 +400,14 @@ class ReviewView(QWidget):
         item_id, project = self.current_item_id(), self.session.project
         if self.data is None or item_id is None or project is None:
             return
+        self.decisions.show_cell(column.model, column.condition)
+        if not self.data.prepared(item_id):
+            return  # the answer is shown when the item's answers arrive (_item_read)
         history = project.responses.history(item_id, column.model, column.condition)
         earlier = max(0, len(history) - 1)
         response, stale = self.data.response(item_id, column), self.data.stale(item_id, column)
         override = effective_overrides(project, item_id).get(response.id) if response else None
         self.details.setHtml(response_html(column, response, earlier, stale, override))
-        self.decisions.show_cell(column.model, column.condition)
         self.slots.setVisible(self.slots.show_answer(project, response))
 
     # -- promoting names ----------------------------------------------------

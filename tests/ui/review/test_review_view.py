@@ -30,8 +30,10 @@ def matrix_cell(view: ReviewView, item_id: str, model: str, condition: str):
     return matrix.index(row, matrix.columns.index(Column(model, condition)))
 
 
-def show(view: ReviewView, item_id: str) -> None:
+def show(view: ReviewView, item_id: str, qtbot) -> None:
+    """Open ``item_id`` and wait for its answers (read and scored on a worker)."""
     view.select_row(view.matrix_model.item_ids.index(item_id))
+    settle(view, qtbot)
 
 
 def click_answer(view: ReviewView, qtbot, column: Column, kind: str, text: str) -> None:
@@ -58,7 +60,7 @@ def menu_action(menu, data):
 
 
 def test_promoting_a_predicted_name_rescores_the_cell_live_and_undo_restores_it(view, qtbot):
-    show(view, "heart")
+    show(view, "heart", qtbot)
     cell = matrix_cell(view, "heart", "m/a", "told")
     assert cell.data(SummaryRole).f1 == pytest.approx(2 / 3)
     told = Column("m/a", "told")
@@ -95,7 +97,7 @@ def test_marking_a_match_distinct_vetoes_it(view, qtbot):
     settle(view, qtbot)
     cell = matrix_cell(view, "cell", "m/a", "told")
     assert cell.data(SummaryRole).f1 == pytest.approx(1.0)
-    show(view, "cell")
+    show(view, "cell", qtbot)
 
     click_answer(view, qtbot, Column("m/a", "told"), "matched", "ribosme")
     action = menu_action(view.active_menu, ("ribosme", "ribosome", "distinct"))
@@ -111,7 +113,7 @@ def test_contradicting_the_lexicon_is_refused_and_changes_nothing(view, qtbot):
     view.session.project.lexicon.add("mitral valve", "bicuspid valve", "distinct")
     view.session.lexicon_changed.emit()
     settle(view, qtbot)
-    show(view, "heart")
+    show(view, "heart", qtbot)
     click_answer(view, qtbot, Column("m/a", "told"), "extra", "bicuspid valve")
     action = menu_action(view.active_menu, ("bicuspid valve", "mitral valve", "same"))
     action.trigger()
@@ -152,14 +154,16 @@ def test_keyboard_steps_through_items_and_toggles_the_figure(view, qtbot):
     assert view.figure.original.isChecked()
 
 
-def test_selecting_a_cell_shows_its_audit_trail(view):
+def test_selecting_a_cell_shows_its_audit_trail(view, qtbot):
     cell = matrix_cell(view, "cell", "m/b", "told")
     view.matrix.setCurrentIndex(cell)
+    settle(view, qtbot)
     assert cell.data(SummaryRole).status == "api_error"
     text = view.details.toPlainText()
     assert "api_error" in text and "HTTP 500" in text
     parse = matrix_cell(view, "cell", "m/a", "no-image")
     view.matrix.setCurrentIndex(parse)
+    settle(view, qtbot)
     assert "not json" in view.details.toPlainText()
 
 
@@ -180,6 +184,7 @@ def test_a_resent_cell_shows_its_latest_answer_and_keeps_the_history(view, qtbot
     cell = matrix_cell(view, "heart", "m/b", "told")
     assert cell.data(SummaryRole).f1 == pytest.approx(2 / 3)  # was 0.5 with "aorta" alone
     view.matrix.setCurrentIndex(cell)
+    settle(view, qtbot)
     assert "1 earlier answer(s) kept" in view.details.toPlainText()
 
 
@@ -210,7 +215,7 @@ def test_a_stale_answer_is_marked_in_the_matrix_and_the_details(tmp_path, qtbot,
     index = matrix_cell(view, "heart", "m/a", "told")
     assert index.data(SummaryRole).stale is True
     assert "stale" in index.data(Qt.ItemDataRole.ToolTipRole)
-    show(view, "heart")
+    show(view, "heart", qtbot)
     view._show_details(Column("m/a", "told"))
     assert "older subject" in view.details.toPlainText()
     assert matrix_cell(view, "cell", "m/a", "told").data(SummaryRole).stale is False

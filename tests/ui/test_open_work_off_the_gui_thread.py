@@ -1,9 +1,11 @@
-"""Opening a project builds no lexicon on the GUI thread, whatever view is on screen.
+"""Opening a project, or an item in Review, builds no lexicon and scores nothing on the GUI
+thread, whatever view is on screen.
 
 A project's lexicon grows with its curation (the bench project's has 2,000 rows); building
 it, indexing it and linting it took ≈ 0.5 s of the GUI thread when a project opened: the
 hidden Lexicon view re-read its rows at once, and Review built the lexicon the first time it
-showed an item's answers. Both now happen on workers.
+showed an item's answers; Review then scored the item's 40 answers there (≈ 0.1 s on a
+realistic project). All of it now happens on workers.
 """
 
 from __future__ import annotations
@@ -70,3 +72,26 @@ def test_opening_a_project_builds_its_lexicon_only_on_workers(qtbot, tmp_path, b
         rows = window.views["lexicon"].rows_model.rows
         assert (f"organ {unique} 0", f"part {unique} 0", "same") in rows
         assert "groups" in window.views["lexicon"].count.text()
+
+
+def test_reviews_open_item_is_read_and_scored_on_a_worker(qtbot, tmp_path, monkeypatch):
+    from ui.review import cells
+
+    scored_on: list[str] = []
+    score = cells.score_cell
+
+    def recording(*args, **kwargs):
+        on_gui = threading.current_thread() is threading.main_thread()
+        scored_on.append("gui" if on_gui else "worker")
+        return score(*args, **kwargs)
+
+    monkeypatch.setattr(cells, "score_cell", recording)
+    build_project(tmp_path / "p", n_items=6, models=["lab/a", "lab/b"], images=False).close()
+    window = open_window(qtbot, tmp_path / "p", "review")
+    review = window.views["review"]
+    shown = lambda: not review.loading and bool(review.answers_model.columns)  # noqa: E731
+    qtbot.waitUntil(shown, timeout=20_000)
+    review.step(1)  # the next item: read and scored on the worker too
+    qtbot.waitUntil(lambda: not review.loading, timeout=20_000)
+    assert review.answers_model.columns and review.details.toPlainText()
+    assert scored_on and set(scored_on) == {"worker"}
