@@ -83,6 +83,42 @@ summation, which a plain-Python table did not reproduce to the last bit (and a l
 difference can turn a ``.x5`` rounding on the card), so the table stays the report's. The rest:
 the cells' query (results17, ≈1.4 s), writing the rows (the floor itself), making and checking
 them, items.jsonl's rows.
+
+export17d (2026-12-02): results.jsonl is built, checked, searched for private text,
+summarised and encoded as columns (``labeler.export.rows.result_columns``, ``ResultsCheck.
+add_columns``, ``LeakCheck.columns``, ``labeler.export.encode.encode_columns``): no dict per
+row, no transposition back to columns for the checks, an item's repeated fields encoded
+once per item. Files byte-identical (``diff -r`` before/after: 10k and 100k plain and
+``--private``, 10k and 100k ``--include-slots``). A fresh ``python -m labeler export`` per
+run on copies of the bench projects (schema 15; they hold private strings and per-item
+lexicon rows, so the leak check and items.jsonl's terms are exercised), scores cached,
+main 1eb9c75 and export17d in turn, CPU s = user + sys (× floor), load average 10–11.5 (the
+machine was about 2.7× slower per CPU second than on 2026-12-01: the floor itself measured
+2.77 s at 100k, 0.23 s at 10k):
+
+=================  ================================  ================================
+                   before (main 1eb9c75)             after (export17d)
+=================  ================================  ================================
+10k CPU s          3.75 / 3.99 / 3.89 (16–18×)       3.91 / 3.97 / 3.81 (17×)
+10k wall, RSS      11.5–12.4 s, 190 MiB              10.6–12.1 s, 189 MiB
+100k CPU s         18.12 / 17.69 / 17.03 (6.1–6.5×)  15.57 / 17.38 / 16.44 (5.6–6.3×)
+100k wall, RSS     49–53 s, 608 MiB                  43–54 s, 608 MiB
+=================  ================================  ================================
+
+Means at 100k 17.61 → 16.46 s (−1.15 s). The results stream alone, old (dicts) and new
+(columns) pipelines alternating in one process on the same cells, the garbage collector
+paused as the export pauses it: 4.17 / 4.46 / 4.24 → 2.76 / 2.91 / 3.18 s. pandas (the
+card's results table, being replaced on branch ``table``) costs 0.73–0.88 s CPU to import
+after the export's own imports (``import pandas`` timed in a fresh interpreter that has
+imported ``labeler.export.exporter``): without it the 100k export would be ≈15.7 s, 5.7×
+this run's floor. Not reached: ≤ 3×. In CPU seconds measured in-process at 100k
+(``export_project`` 14.8 s): ``cell_columns`` 3.3 s, ``item_rows`` 3.8 s (each item with
+lexicon rows of its own builds a ``Lexicon`` and ``LexiconTerms``: 1,709 of 2,500 here,
+plus the synonym groups of every answered name), the results stream 2.3–2.8 s, the card
+≈1.0 s (pandas), items.jsonl's leak search 0.8 s (nested rows walked value by value),
+decode settings 0.55 s, ``validate_items`` 0.5 s. A fragment encoder alone is no cheaper
+than ``json.dumps`` of dicts (1.97 vs 2.07 s for 100k rows): the gain is not building the
+dicts and not transposing them twice.
 """
 
 from __future__ import annotations

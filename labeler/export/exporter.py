@@ -10,7 +10,7 @@ outside the write lock.
 
 ``results.jsonl`` is streamed: its rows are made, validated, searched for private text,
 summarised for the card and written to the staging folder a batch at a time
-(:func:`~labeler.export.rows.result_batches`, :mod:`labeler.export.writer`), so an export
+(:func:`~labeler.export.rows.result_columns`, :mod:`labeler.export.writer`), so an export
 never holds every row or the file's bytes (issue #17). A problem found on the way is raised
 once the file is written, and the staging folder is dropped: nothing reaches the target.
 """
@@ -26,10 +26,20 @@ from pathlib import Path
 from labeler.errors import ExportError
 from labeler.export.card import DEFAULT_LICENSE, CardInfo, render_card
 from labeler.export.card_sections import card_facts
+from labeler.export.encode import encode_columns
 from labeler.export.ids import assign_public_ids, preview_public_ids, stored_public_ids
 from labeler.export.images import credits, image_files, redistributable
 from labeler.export.items import item_rows
-from labeler.export.rows import Row, card_flags, dump_jsonl, public_number, result_batches
+from labeler.export.rows import (
+    PER_ITEM,
+    Columns,
+    Row,
+    card_flags,
+    dump_jsonl,
+    public_number,
+    result_columns,
+    rows_of,
+)
 from labeler.export.schema import (
     AUDIT_FILE,
     CARD_FILE,
@@ -233,7 +243,7 @@ def _build(
         RESULTS_FILE: out.write(
             RESULTS_FILE,
             streamed.lines(
-                result_batches(cells, counted if include_slots else card, public, flags, slots)
+                result_columns(cells, counted if include_slots else card, public, flags, slots)
             ),
         )
     }
@@ -284,15 +294,17 @@ class _Results:
         self.kept: list[Row] = []
         self._keep = keep
 
-    def lines(self, batches: Iterable[list[Row]]) -> Iterator[bytes]:
-        for rows in batches:
-            self.check.add(rows)
-            self.leaks.rows(RESULTS_FILE, rows)
-            self.summary.add(rows)
-            self.sample += rows[: SAMPLE_ROWS - len(self.sample)]
+    def lines(self, batches: Iterable[Columns]) -> Iterator[bytes]:
+        for columns in batches:  # checked, searched and encoded as columns: no dict per row
+            self.check.add_columns(columns)
+            self.leaks.columns(RESULTS_FILE, columns)
+            self.summary.add_columns(columns)
+            wanted = SAMPLE_ROWS - len(self.sample)
+            if wanted > 0:
+                self.sample += rows_of({n: v[:wanted] for n, v in columns.items()})
             if self._keep:
-                self.kept += rows
-            yield dump_jsonl(rows)
+                self.kept += rows_of(columns)
+            yield encode_columns(columns, dict.fromkeys(PER_ITEM, columns["item_id"]))
 
 
 def _report(

@@ -23,6 +23,13 @@ Row = dict[str, Any]
 BATCH_ROWS = 2000
 
 
+#: A batch of rows as columns: field name -> its values, one per row, in schema order.
+Columns = dict[str, list[Any]]
+#: The item's fields every results row repeats (and must repeat exactly): the same on every
+#: row of one item, so encoded once per item (:func:`~labeler.export.encode.encode_columns`).
+PER_ITEM = ("key_names", "subject", "tier", "unsolved_core", "recitable")
+
+
 def result_batches(
     cells: CellColumns,
     positions: Iterable[int],
@@ -31,29 +38,41 @@ def result_batches(
     slot_accuracy: Mapping[int, float] | None = None,
     size: int = BATCH_ROWS,
 ) -> Iterator[list[Row]]:
-    """Rows for the cells at ``positions`` of ``cells`` whose item has a public id, in
-    publication order, ``size`` at a time (the internal id never appears).
+    """:func:`result_columns` as rows (dicts), batch by batch."""
+    for columns in result_columns(cells, positions, public_ids, flags, slot_accuracy, size):
+        yield rows_of(columns)
+
+
+def result_columns(
+    cells: CellColumns,
+    positions: Iterable[int],
+    public_ids: Mapping[str, str],
+    flags: Mapping[str, ItemFlags],
+    slot_accuracy: Mapping[int, float] | None = None,
+    size: int = BATCH_ROWS,
+) -> Iterator[Columns]:
+    """The rows for the cells at ``positions`` of ``cells`` whose item has a public id, in
+    publication order, ``size`` at a time, each batch as columns (the internal id never
+    appears).
 
     Rows are made straight from the columns (:func:`labeler.results.cell_columns`), with
     ``flags`` the items' card flags (:func:`card_flags`). The positions are put in order
-    first (:func:`publication_order`); each row is made when its batch is asked for, so a
-    caller that writes and drops each batch never holds the rows of the whole export. With
-    ``slot_accuracy`` (response id → accuracy; an export with
+    first (:func:`publication_order`); each batch is made when it is asked for, so a
+    caller that writes and drops each batch never holds the rows of the whole export. The
+    export checks, searches, summarises and encodes the columns as they are, no dict per
+    row. With ``slot_accuracy`` (response id → accuracy; an export with
     ``--include-slots``) every row gets the ``slot_accuracy`` field, null outside the slot
-    conditions.
+    conditions. An item's key-name list is one list shared by its rows: never mutate it.
     """
     ordered = publication_order(cells, positions, public_ids)
-    f1, precision, recall, parse_ok = cells.f1, cells.precision, cells.recall, cells.parse_ok
-    n_pred, n_key, predicted = cells.n_pred, cells.n_key, cells.predicted_names
-    item_id, model, condition = cells.item_id, cells.model, cells.condition
     unflagged = ItemFlags(unsolved_core=True, recitable=False)
     # what every row of an item repeats, looked up once per item
-    about: dict[str, tuple[str, tuple[str, ...], str, str, bool, bool]] = {}
-    for item in {item_id[k] for k in ordered}:
+    about: dict[str, tuple[str, list[str], str, str, bool, bool]] = {}
+    for item in {cells.item_id[k] for k in ordered}:
         found, f = cells.items[item], flags.get(item, unflagged)
         about[item] = (
             public_ids[item],
-            cells.key_names[item],
+            list(cells.key_names[item]),
             found.subject,
             found.tier,
             bool(f.unsolved_core),
@@ -61,32 +80,39 @@ def result_batches(
         )
     for start in range(0, len(ordered), size):
         part = ordered[start : start + size]
-        rows = []
-        for k in part:  # this runs for every published row: columns read by position
-            public, names, subject, tier, unsolved, recitable = about[item_id[k]]
-            rows.append(
-                {
-                    "item_id": public,
-                    "model": model[k],
-                    "condition": condition[k],
-                    "f1": float(f1[k]),
-                    "precision": float(precision[k]),
-                    "recall": float(recall[k]),
-                    "n_pred": int(n_pred[k]),
-                    "n_key": int(n_key[k]),
-                    "predicted_names": list(predicted[k]),
-                    "key_names": list(names),
-                    "subject": subject,
-                    "tier": tier,
-                    "unsolved_core": unsolved,
-                    "recitable": recitable,
-                    "parse_ok": bool(parse_ok[k]),
-                }
-            )
+
+        def pick(column: Sequence[Any], part: list[int] = part) -> list[Any]:
+            return list(map(column.__getitem__, part))
+
+        public, names, subject, tier, unsolved, recitable = map(
+            list, zip(*map(about.__getitem__, pick(cells.item_id)), strict=True)
+        )
+        columns: Columns = {
+            "item_id": public,
+            "model": pick(cells.model),
+            "condition": pick(cells.condition),
+            "f1": list(map(float, pick(cells.f1))),
+            "precision": list(map(float, pick(cells.precision))),
+            "recall": list(map(float, pick(cells.recall))),
+            "n_pred": list(map(int, pick(cells.n_pred))),
+            "n_key": list(map(int, pick(cells.n_key))),
+            "predicted_names": list(map(list, pick(cells.predicted_names))),
+            "key_names": names,
+            "subject": subject,
+            "tier": tier,
+            "unsolved_core": unsolved,
+            "recitable": recitable,
+            "parse_ok": list(map(bool, pick(cells.parse_ok))),
+        }
         if slot_accuracy is not None:
-            for row, k in zip(rows, part, strict=True):
-                row[SLOT_FIELD.name] = slot_accuracy.get(cells.response_id[k])
-        yield rows
+            columns[SLOT_FIELD.name] = list(map(slot_accuracy.get, pick(cells.response_id)))
+        yield columns
+
+
+def rows_of(columns: Columns) -> list[Row]:
+    """The rows (dicts, fields in column order) a batch of columns holds."""
+    names = list(columns)
+    return [dict(zip(names, values, strict=True)) for values in zip(*columns.values(), strict=True)]
 
 
 def publication_order(

@@ -9,7 +9,7 @@ of one pass per model.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any
@@ -17,7 +17,8 @@ from typing import Any
 from labeler.prompts import CONDITIONS
 
 Row = dict[str, Any]
-_TABLE = itemgetter("item_id", "model", "condition", "f1")
+_COLUMNS = ("item_id", "model", "condition", "f1")
+_TABLE = itemgetter(*_COLUMNS)
 
 
 @dataclass
@@ -36,7 +37,13 @@ class ResultsSummary:
 
     def add(self, rows: list[Row]) -> None:
         """Take in a batch of published rows."""
-        cells = list(map(_TABLE, rows))
+        self._take(list(map(_TABLE, rows)))
+
+    def add_columns(self, columns: Mapping[str, Sequence[Any]]) -> None:
+        """Take in a batch of published rows held as columns (field name -> values)."""
+        self._take(list(zip(*map(columns.__getitem__, _COLUMNS), strict=True)))
+
+    def _take(self, cells: list[tuple[str, str, str, float]]) -> None:
         self.n_rows += len(cells)
         self.table += cells
         for _, model, condition, _ in cells:
@@ -56,7 +63,7 @@ class ResultsSummary:
 
     def columns(self) -> dict[str, list[Any]]:
         """The results table's input: item_id, model, condition and f1 columns."""
-        names = ("item_id", "model", "condition", "f1")
+        names = _COLUMNS
         if not self.table:
             return {name: [] for name in names}
         return {

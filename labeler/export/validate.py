@@ -18,6 +18,7 @@ from operator import itemgetter
 from typing import Any
 
 from labeler.errors import ExportError
+from labeler.export.rows import PER_ITEM, Columns, rows_of
 from labeler.export.schema import (
     ITEM_FIELDS,
     PROVENANCE_FILE,
@@ -199,6 +200,7 @@ class ResultsCheck:
     def __init__(self, items: Mapping[str, dict] | None, slots: bool, context: str = WRITING):
         self.items, self.slots = items, slots
         self.fields = result_fields(slots)
+        self.names = tuple(f.name for f in self.fields)
         self.conditions = ALL_CONDITIONS if slots else CONDITIONS
         self.problems = _Problems(context)
         self.seen: set[tuple[str, str, str]] = set()
@@ -207,22 +209,39 @@ class ResultsCheck:
     def add(self, rows: Sequence[Any]) -> None:
         """Check the next batch of rows (numbered on from the previous batches)."""
         if not self._fast_ok(rows):
-            for n, row in enumerate(rows, start=self.n + 1):
-                self._row(row, f"results.jsonl row {n}")
+            self._rows(rows)
         self.n += len(rows)
+
+    def add_columns(self, columns: Columns) -> None:
+        """:meth:`add` for a batch held as columns (what the export builds and encodes)."""
+        lengths = set(map(len, columns.values()))
+        ok = tuple(columns) == self.names and len(lengths) == 1 and self._columns_ok(columns)
+        if not ok:
+            self._rows(rows_of(columns))
+        self.n += max(lengths, default=0)
 
     def done(self) -> None:
         self.problems.raise_if_any()
+
+    def _rows(self, rows: Sequence[Any]) -> None:
+        """Every row on its own, for messages that name the row and field."""
+        for n, row in enumerate(rows, start=self.n + 1):
+            self._row(row, f"results.jsonl row {n}")
 
     def _fast_ok(self, rows: Sequence[Any]) -> bool:
         """Whether every row of the batch passes every check (seen cells then recorded)."""
         if not rows:
             return True
-        names = tuple(f.name for f in self.fields)
+        names = self.names
         if set(map(type, rows)) != {dict} or not all(map(names.__eq__, map(tuple, rows))):
             return False
         # every row has exactly these fields, in order: one C-level transposition to columns
-        column = dict(zip(names, zip(*map(itemgetter(*names), rows), strict=True), strict=True))
+        values = map(list, zip(*map(itemgetter(*names), rows), strict=True))
+        return self._columns_ok(dict(zip(names, values, strict=True)))
+
+    def _columns_ok(self, column: Columns) -> bool:
+        """Whether every row of a batch held as columns (exactly the fields, in order, of
+        equal length) passes every check; its cells are then recorded as seen."""
         if not all(_column_ok(f.type, column[f.name]) for f in self.fields):
             return False
         fractions = ["f1", "precision", "recall", *([SLOT_FIELD.name] if self.slots else [])]
@@ -244,7 +263,7 @@ class ResultsCheck:
                 return False
             found = list(map(self.items.__getitem__, column["item_id"]))
             for name in _COPIED:
-                if tuple(map(itemgetter(name), found)) != column[name]:
+                if list(map(itemgetter(name), found)) != column[name]:
                     return False
         self.seen.update(cells)
         return True
@@ -278,8 +297,10 @@ class ResultsCheck:
                 problems.add(where, f"{name!r} differs from the item's ({item[name]!r})")
 
 
-#: The item's fields every results row repeats (and must repeat exactly).
+#: The item's fields every results row repeats (and must repeat exactly), in the order the
+#: messages name them: the fields the export encodes once per item.
 _COPIED = ("subject", "tier", "key_names", "unsolved_core", "recitable")
+assert set(_COPIED) == set(PER_ITEM)
 
 
 def _column_ok(kind: str, values: Sequence[Any]) -> bool:
@@ -340,10 +361,18 @@ class LeakCheck:
         """Search the strings of a batch of ``name``'s rows."""
         if not self.finder or name == PROVENANCE_FILE:
             return
+        self._search(name, _strings(rows))
+
+    def _search(self, name: str, strings: set[Any]) -> None:
         searched = self._searched.setdefault(name, set())
-        new = _strings(rows) - searched
+        new = strings - searched
         searched |= new
         self._add(name, self.finder.in_strings(new))
+
+    def columns(self, name: str, columns: Columns) -> None:
+        """:meth:`rows` for a batch of ``name``'s rows held as columns."""
+        if self.finder and name != PROVENANCE_FILE:
+            self._search(name, _column_strings(columns))
 
     def text(self, name: str, data: bytes) -> None:
         """Search a file given as bytes."""
@@ -416,17 +445,24 @@ def _strings(rows: Iterable[Any]) -> set[Any]:
         and set(map(type, rows)) == {dict}
         and all(map(fields.__eq__, map(tuple, rows)))
     ):
-        found = set(fields)
-        for column in zip(*map(itemgetter(*fields), rows), strict=True):
-            kinds = set(map(type, column))
-            if kinds == {str}:
-                found.update(column)
-            elif kinds == {list} and set(map(type, names := [*itertools.chain(*column)])) <= {str}:
-                found.update(names)
-            elif not kinds <= {int, float, bool, type(None)}:
-                found |= _walk(list(column))
-        return found
+        columns = zip(*map(itemgetter(*fields), rows), strict=True)
+        return _column_strings(dict(zip(fields, columns, strict=True)))
     return _walk(rows)
+
+
+def _column_strings(columns: Mapping[str, Sequence[Any]]) -> set[Any]:
+    """:func:`_strings` of the rows a batch of columns holds: the field names, then each
+    column at once where it is all strings or all lists of strings, else value by value."""
+    found: set[Any] = set(columns)
+    for column in columns.values():
+        kinds = set(map(type, column))
+        if kinds == {str}:
+            found.update(column)
+        elif kinds == {list} and set(map(type, names := [*itertools.chain(*column)])) <= {str}:
+            found.update(names)
+        elif not kinds <= {int, float, bool, type(None)}:
+            found |= _walk(list(column))
+    return found
 
 
 def _walk(rows: list[Any]) -> set[Any]:
