@@ -95,6 +95,7 @@ def _report(args: argparse.Namespace) -> int:
 
     from labeler import analysis, slot_results
     from labeler.prompts import CONDITIONS
+    from labeler.results_table import render_csv
     from labeler.scoring.rescore import ResultsFileError
 
     slot_frame, review = None, None
@@ -112,7 +113,7 @@ def _report(args: argparse.Namespace) -> int:
     frame = frame[frame["condition"].isin(CONDITIONS)]  # the card's analysis: its four only
     table = analysis.results_table(frame)
     if args.format == "csv":
-        sys.stdout.write(analysis.render_csv(table))
+        sys.stdout.write(render_csv(table))
         return 0
     lexicon = project_lexicon
     if args.lexicon:
