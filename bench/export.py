@@ -77,12 +77,32 @@ Floors 0.076 s (10k) and 0.86 s (100k). An earlier pair at load 15–17 gave 100
 before and 5.86 / 5.40 s after; a later one at load 6–7 (floor 1.04 s) 6.89 / 7.24 s before
 (6.6× / 6.9×) and 5.95 / 5.40 s after (5.7× / 5.2×), wall 19.4 / 18.2 → 15.3 / 11.7 s; at 10k
 1.46 / 1.44 → 1.06 / 1.42 s. CPU seconds move by a fifth between runs on this machine.
-Still above 3×: pandas is still imported, by the card's results table alone
-(``labeler.analysis.results_table``, ≈0.4 s CPU of import): its grouped means are pandas' own
-summation, which a plain-Python table did not reproduce to the last bit (and a last-bit
-difference can turn a ``.x5`` rounding on the card), so the table stays the report's. The rest:
-the cells' query (results17, ≈1.4 s), writing the rows (the floor itself), making and checking
-them, items.jsonl's rows.
+Still above 3× then: pandas was imported by the card's results table alone. The rest: the
+cells' query (results17, ≈1.4 s), writing the rows (the floor itself), making and checking them,
+items.jsonl's rows.
+
+2026-12-02 (branch table, decision 0027): the card's table is plain Python
+(``labeler.results_table``, exact sums), so the export imports no pandas. Every output
+byte-identical (``diff -r`` of the exports, ``cmp`` of the report's three formats, at 10k and
+100k). A fresh ``labeler export`` then ``labeler report`` on one copy of the bench project,
+before (main 1eb9c75) and after alternately, load average 10–12 (other engineers' jobs: CPU
+seconds are inflated by contention, compare the columns, not with the runs above):
+
+=====================  ===============================  ===============================
+                       before (main 1eb9c75)            after (table)
+=====================  ===============================  ===============================
+10k export CPU s       4.09 / 4.57 / 3.88               2.86 / 2.86 / 2.79
+10k export peak RSS    190 MiB                          96 MiB
+10k report CPU s       4.81 / 5.44 / 4.41               5.04 / 4.94 / 4.75
+100k export CPU s      17.60                            16.00 / 17.64
+100k export peak RSS   609 MiB                          502 MiB
+100k report CPU s      22.42                            23.17 / 22.93
+=====================  ===============================  ===============================
+
+At 100k only one run before and two after fitted in the time (each run takes 2–3 min of wall
+at this load); the CPU difference there is inside the noise, the memory one is not. Peak RSS of
+the 10k/100k report: 197 / 628–640 MiB either way. The report still imports pandas (bootstrap
+CIs, slot table, audits), so it does not move.
 """
 
 from __future__ import annotations
