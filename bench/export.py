@@ -85,7 +85,7 @@ items.jsonl's rows.
 (``labeler.results_table``, exact sums), so the export imports no pandas. Every output
 byte-identical (``diff -r`` of the exports, ``cmp`` of the report's three formats, at 10k and
 100k). A fresh ``labeler export`` then ``labeler report`` on one copy of the bench project,
-before (main 1eb9c75) and after alternately, load average 10–12 (other engineers' jobs: CPU
+before (main 1eb9c75) and after alternately, load average 6–12 (other engineers' jobs: CPU
 seconds are inflated by contention, compare the columns, not with the runs above):
 
 =====================  ===============================  ===============================
@@ -94,13 +94,13 @@ seconds are inflated by contention, compare the columns, not with the runs above
 10k export CPU s       4.09 / 4.57 / 3.88               2.86 / 2.86 / 2.79
 10k export peak RSS    190 MiB                          96 MiB
 10k report CPU s       4.81 / 5.44 / 4.41               5.04 / 4.94 / 4.75
-100k export CPU s      17.60                            16.00 / 17.64
+100k export CPU s      17.60 / 16.70 / 16.84            16.00 / 17.64 / 14.46
 100k export peak RSS   609 MiB                          502 MiB
-100k report CPU s      22.42                            23.17 / 22.93
+100k report CPU s      22.42 / 22.35 / 19.49            23.17 / 22.93 / 22.59
 =====================  ===============================  ===============================
 
-At 100k only one run before and two after fitted in the time (each run takes 2–3 min of wall
-at this load); the CPU difference there is inside the noise, the memory one is not. Peak RSS of
+At 100k the CPU difference (≈ 1 s, the import) is inside this machine's noise; the memory one
+(−107 MiB) is not. Peak RSS of
 the 10k/100k report: 197 / 628–640 MiB either way. The report still imports pandas (bootstrap
 CIs, slot table, audits), so it does not move.
 """
