@@ -13,7 +13,7 @@ Measured 2026-12-01 on the shared 2-core machine (load average 6–10 while meas
 seconds are inflated by contention; wall seconds far more), the bench projects being copies
 of ``/tmp/scale`` (10 models × 4 conditions × 250 / 2,500 items), CPU s (× floor), peak RSS:
 
-=================  ==================================  ==================================
+=================  ==================================  ===========================
                    before (main feda396)               after (export17)
 =================  ==================================  ==================================
 10k, no cache      2.43 s (32×), wall 6.2 s, 210 MiB   2.34 s (31×), wall 6.5 s, 204 MiB
@@ -119,6 +119,33 @@ plus the synonym groups of every answered name), the results stream 2.3–2.8 s,
 decode settings 0.55 s, ``validate_items`` 0.5 s. A fragment encoder alone is no cheaper
 than ``json.dumps`` of dicts (1.97 vs 2.07 s for 100k rows): the gain is not building the
 dicts and not transposing them twice.
+=======
+Still above 3× then: pandas was imported by the card's results table alone. The rest: the
+cells' query (results17, ≈1.4 s), writing the rows (the floor itself), making and checking them,
+items.jsonl's rows.
+
+2026-12-02 (branch table, decision 0027): the card's table is plain Python
+(``labeler.results_table``, exact sums), so the export imports no pandas. Every output
+byte-identical (``diff -r`` of the exports, ``cmp`` of the report's three formats, at 10k and
+100k). A fresh ``labeler export`` then ``labeler report`` on one copy of the bench project,
+before (main 1eb9c75) and after alternately, load average 6–12 (other engineers' jobs: CPU
+seconds are inflated by contention, compare the columns, not with the runs above):
+
+=====================  ===============================  ===============================
+                       before (main 1eb9c75)            after (table)
+=====================  ===============================  ===============================
+10k export CPU s       4.09 / 4.57 / 3.88               2.86 / 2.86 / 2.79
+10k export peak RSS    190 MiB                          96 MiB
+10k report CPU s       4.81 / 5.44 / 4.41               5.04 / 4.94 / 4.75
+100k export CPU s      17.60 / 16.70 / 16.84            16.00 / 17.64 / 14.46
+100k export peak RSS   609 MiB                          502 MiB
+100k report CPU s      22.42 / 22.35 / 19.49            23.17 / 22.93 / 22.59
+=====================  ===============================  ===============================
+
+At 100k the CPU difference (≈ 1 s, the import) is inside this machine's noise; the memory one
+(−107 MiB) is not. Peak RSS of
+the 10k/100k report: 197 / 628–640 MiB either way. The report still imports pandas (bootstrap
+CIs, slot table, audits), so it does not move.
 """
 
 from __future__ import annotations

@@ -28,6 +28,9 @@ import numpy as np
 import pandas as pd
 
 from labeler.prompts import CONDITIONS
+from labeler.results_table import TABLE_COLUMNS as TABLE_COLUMNS  # re-exported for the views
+from labeler.results_table import TableRow, cell_text, json_models, json_number, markdown_lines
+from labeler.results_table import results_table as plain_table
 from labeler.scoring.bulk import collector_paused
 from labeler.scoring.flags import item_flags as item_flags  # re-exported: the rule lives below
 from labeler.scoring.flags import item_summary as item_summary
@@ -36,7 +39,6 @@ from labeler.scoring.match import equivalence_classes, score_counts_many
 if TYPE_CHECKING:
     from labeler.lexicon import Lexicon
 
-TABLE_COLUMNS: tuple[str, ...] = ("model", *CONDITIONS, "grounded", "recited")
 _TOLD, _NO_IMAGE = CONDITIONS.index("told"), CONDITIONS.index("no-image")
 
 #: Answers that refuse, or say there is no image to look at.
@@ -66,15 +68,6 @@ def mean_f1(df: pd.DataFrame) -> pd.DataFrame:
     return (table * 100).reindex(columns=list(CONDITIONS))
 
 
-def paired_means(df: pd.DataFrame) -> pd.DataFrame:
-    """Mean told and no-image F1 (%) per model over the items that ran under *both*."""
-    pair = df[df["condition"].isin(("told", "no-image"))]
-    wide = pair.pivot_table(
-        index=["model", "item_id"], columns="condition", values="f1", aggfunc="mean"
-    ).reindex(columns=["told", "no-image"])
-    return (wide.dropna().groupby(level="model").mean() * 100).reindex(df["model"].unique())
-
-
 def paired_items(df: pd.DataFrame) -> pd.Series:
     """Per model: how many items have both a told and a no-image row (what grounded pairs)."""
     _require(df, "item_id", "model", "condition")
@@ -84,25 +77,12 @@ def paired_items(df: pd.DataFrame) -> pd.Series:
     return counts.reindex(df["model"].unique(), fill_value=0).astype(int)
 
 
-def results_table(df: pd.DataFrame) -> pd.DataFrame:
-    """The card's results table: one row per model, sorted by ``told`` (descending).
-
-    Each condition's column is the mean over every item run under it, but
-    ``grounded`` and ``recited`` compare told with no-image, so they are taken
-    over the items that have both for that model — a paired difference, the
-    same one :func:`bootstrap_ci` resamples. Otherwise a model missing some
-    no-image answers would subtract means over different items, and the
-    estimate could fall outside its own CI. ``recited`` is NaN (undefined,
-    not infinite) when the paired told mean is 0.
-    """
+def results_table(df: pd.DataFrame) -> list[TableRow]:
+    """The card's results table over a results frame (:func:`labeler.results_table.results_table`:
+    plain Python, exact sums, the rows the card renders)."""
     _require(df, "item_id", "model", "condition", "f1")
-    means = mean_f1(df)
-    paired = paired_means(df).reindex(means.index)
-    means["grounded"] = paired["told"] - paired["no-image"]
-    means["recited"] = (paired["no-image"] / paired["told"] * 100).where(paired["told"] > 0)
-    table = means.reset_index().rename_axis(columns=None)
-    table = table.sort_values(["told", "model"], ascending=[False, True], na_position="last")
-    return table.reset_index(drop=True)[list(TABLE_COLUMNS)]
+    columns = (df[c].tolist() for c in ("item_id", "model", "condition", "f1"))
+    return plain_table(zip(*columns, strict=True))
 
 
 def bootstrap_ci(
@@ -574,7 +554,9 @@ def _audits(
         "paired_items": {str(m): int(n) for m, n in paired_items(df).items()},
         "decline_rate": _nested(decline_rate(df)) if can_decline else None,
         "consensus_names": None if consensus is None else len(consensus),
-        "consensus_absent_share": None if consensus is None else _number(_absent_share(consensus)),
+        "consensus_absent_share": None
+        if consensus is None
+        else json_number(_absent_share(consensus)),
         "shuffled_key_control": None if shuffled is None else _nested(shuffled[0]),
         "shuffled_key_overlap": None if shuffled is None else _nested(shuffled[1]),
         "marker_accuracy": None if markers is None else _nested(markers),
@@ -584,7 +566,7 @@ def _audits(
 def _nested(table: pd.DataFrame) -> dict[str, dict[str, float | None]]:
     """model → condition → value, NaN (not run) as ``None``."""
     return {
-        str(model): {c: _number(row[c]) for c in CONDITIONS}
+        str(model): {c: json_number(row[c]) for c in CONDITIONS}
         for model, row in table.reindex(columns=list(CONDITIONS)).iterrows()
     }
 
@@ -592,34 +574,10 @@ def _nested(table: pd.DataFrame) -> dict[str, dict[str, float | None]]:
 # -- rendering -------------------------------------------------------------------
 
 
-def _number(value: float | None) -> float | None:
-    """A JSON-safe number: NaN and ±inf (undefined) become ``None``."""
-    if value is None or not np.isfinite(value):
-        return None
-    return round(float(value), 3)
-
-
-def _cell(value: float | None, kind: str) -> str:
-    if value is None or not np.isfinite(value):
-        return "—"
-    if round(float(value), 1) == 0:
-        value = 0.0  # no "-0.0" from rounding noise
-    if kind == "grounded":
-        return f"{value:+.1f}"
-    if kind == "recited":
-        return f"{value:.0f}%"
-    return f"{value:.1f}%"
-
-
-def render_markdown(table: pd.DataFrame, audit: dict | None = None) -> str:
-    """The card's markdown table (``55.8%``, ``+17.7``, ``71%``, ``—`` when not run),
-    followed by an "Audits" section when ``audit`` (from :func:`audits`) is given."""
-    header = "| Model | " + " | ".join(TABLE_COLUMNS[1:]) + " |"
-    lines = [header, "|" + "---|" * len(TABLE_COLUMNS)]
-    for row in table.itertuples(index=False):
-        values = dict(zip(TABLE_COLUMNS, row, strict=True))
-        cells = [_cell(values[c], c) for c in TABLE_COLUMNS[1:]]
-        lines.append(f"| {values['model']} | " + " | ".join(cells) + " |")
+def render_markdown(table: Sequence[TableRow], audit: dict | None = None) -> str:
+    """The card's markdown table (:func:`labeler.results_table.markdown_lines`), followed by
+    an "Audits" section when ``audit`` (from :func:`audits`) is given."""
+    lines = markdown_lines(table)
     if audit is not None:
         lines += _audit_lines(audit)
     return "\n".join(lines) + "\n"
@@ -666,7 +624,9 @@ def _audit_lines(audit: dict) -> list[str]:
     consensus = (
         "(needs answer names)"
         if audit["consensus_names"] is None
-        else (f"{_cell(share, 'recited')} of {audit['consensus_names']} names given by ≥ 2 models")
+        else (
+            f"{cell_text(share, 'recited')} of {audit['consensus_names']} names given by ≥ 2 models"
+        )
     )
     lines.append(f"Consensus names absent from the key: {consensus}")
     return lines
@@ -675,18 +635,13 @@ def _audit_lines(audit: dict) -> list[str]:
 def _condition_table(values: dict[str, dict[str, float | None]]) -> list[str]:
     lines = ["| Model | " + " | ".join(CONDITIONS) + " |", "|" + "---|" * (len(CONDITIONS) + 1)]
     for model, row in values.items():
-        cells = [_cell(row[c], c) for c in CONDITIONS]
+        cells = [cell_text(row[c], c) for c in CONDITIONS]
         lines.append(f"| {model} | " + " | ".join(cells) + " |")
     return lines
 
 
-def render_csv(table: pd.DataFrame) -> str:
-    """CSV with numbers rounded to 0.1 (empty where a condition was not run)."""
-    return table.round(1).to_csv(index=False, lineterminator="\n")
-
-
 def render_json(
-    table: pd.DataFrame, cis: pd.DataFrame | None = None, audit: dict | None = None
+    table: Sequence[TableRow], cis: pd.DataFrame | None = None, audit: dict | None = None
 ) -> str:
     """Strict JSON (no NaN/Infinity): ``{"models": [...], "audits": {...}}``.
 
@@ -694,16 +649,14 @@ def render_json(
     grounded to [lo, hi]. ``audits`` (from :func:`audits`) is present when given.
     Undefined numbers are ``null``.
     """
-    models = []
-    for row in table.to_dict(orient="records"):
-        entry = {c: (row[c] if c == "model" else _number(row[c])) for c in TABLE_COLUMNS}
-        if cis is not None:
-            mine = cis[cis["model"] == row["model"]]
+    models: list[dict] = json_models(table)
+    if cis is not None:
+        for entry in models:
+            mine = cis[cis["model"] == entry["model"]]
             entry["ci"] = {
-                m: None if _number(lo) is None else [_number(lo), _number(hi)]
+                m: None if json_number(lo) is None else [json_number(lo), json_number(hi)]
                 for m, lo, hi in zip(mine["metric"], mine["lo"], mine["hi"], strict=True)
             }
-        models.append(entry)
     out: dict = {"models": models}
     if audit is not None:
         out["audits"] = audit

@@ -124,6 +124,7 @@ def _print_report(
     """Print the report of ``frame`` (a project's keeps its audits' work in ``keeper``)."""
     from labeler import analysis, slot_results
     from labeler.prompts import CONDITIONS
+    from labeler.results_table import render_csv
     from labeler.scoring.rescore import ResultsFileError
 
     missing = [c for c in ("item_id", "model", "condition", "f1") if c not in frame.columns]
@@ -133,7 +134,7 @@ def _print_report(
     frame = frame[frame["condition"].isin(CONDITIONS)]  # the card's analysis: its four only
     table = analysis.results_table(frame)
     if args.format == "csv":
-        sys.stdout.write(analysis.render_csv(table))
+        sys.stdout.write(render_csv(table))
         return 0
     lexicon = project_lexicon
     if args.lexicon:

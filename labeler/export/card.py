@@ -43,6 +43,7 @@ from labeler.export.settings import DecodeSetting
 from labeler.export.summary import ResultsSummary
 from labeler.lexicon_sources import ATTRIBUTION
 from labeler.prompts import build_prompt
+from labeler.results_table import markdown_lines, results_table
 from labeler.scoring.rules import DEFAULT_RULES, scoring_version
 from labeler.text.counted import counted
 
@@ -170,12 +171,7 @@ def _cell(text: str) -> str:
 def _results_table(results: ResultsSummary) -> str:
     if not results.n_rows:
         return "No scored responses yet."
-    import pandas as pd
-
-    from labeler.analysis import render_markdown, results_table
-
-    frame = pd.DataFrame(results.columns())
-    return render_markdown(results_table(frame)).rstrip("\n")
+    return "\n".join(markdown_lines(results_table(results.table)))
 
 
 def _prompts(conditions: Sequence[str], used: tuple[tuple[str, str], ...] = ()) -> str:

@@ -60,13 +60,3 @@ class ResultsSummary:
         """The conditions some exported answer was given under, in the card's order."""
         present = set().union(*self.by_model.values())
         return [c for c in CONDITIONS if c in present]
-
-    def columns(self) -> dict[str, list[Any]]:
-        """The results table's input: item_id, model, condition and f1 columns."""
-        names = _COLUMNS
-        if not self.table:
-            return {name: [] for name in names}
-        return {
-            name: list(values)
-            for name, values in zip(names, zip(*self.table, strict=True), strict=True)
-        }

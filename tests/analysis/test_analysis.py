@@ -9,6 +9,7 @@ import pytest
 
 from labeler import analysis
 from labeler.lexicon import load_starter
+from labeler.results_table import METRICS, TableRow, render_csv
 from labeler.scoring.match import score_names
 from labeler.scoring.rescore import rescore_rows
 
@@ -30,20 +31,20 @@ def test_results_table_reproduces_known_means(generated):
     frame = pd.DataFrame(rescore_rows(generated.rows, STARTER))
     table = analysis.results_table(frame)
     want = expected_table(generated)
-    assert list(table.columns) == list(analysis.TABLE_COLUMNS)
-    assert list(table["model"]) == sorted(want, key=lambda m: -want[m]["told"])
-    for row in table.to_dict(orient="records"):
-        mine = want[row["model"]]
+    assert [list(row.values) for row in table] == [list(METRICS)] * len(want)
+    assert [row.model for row in table] == sorted(want, key=lambda m: -want[m]["told"])
+    for row in table:
+        mine, values = want[row.model], row.values
         for condition in analysis.CONDITIONS:
             if condition in mine:
-                assert row[condition] == pytest.approx(mine[condition])
+                assert values[condition] == pytest.approx(mine[condition])
             else:
-                assert math.isnan(row[condition])
+                assert values[condition] is None
         if "no-image" in mine:
-            assert row["grounded"] == pytest.approx(mine["told"] - mine["no-image"])
-            assert row["recited"] == pytest.approx(100 * mine["no-image"] / mine["told"])
+            assert values["grounded"] == pytest.approx(mine["told"] - mine["no-image"])
+            assert values["recited"] == pytest.approx(100 * mine["no-image"] / mine["told"])
         else:
-            assert math.isnan(row["grounded"]) and math.isnan(row["recited"])
+            assert values["grounded"] is None and values["recited"] is None
 
 
 def card_frame() -> pd.DataFrame:
@@ -72,7 +73,7 @@ def test_markdown_matches_the_card_format():
 
 
 def test_csv_leaves_conditions_not_run_empty():
-    lines = analysis.render_csv(analysis.results_table(card_frame())).splitlines()
+    lines = render_csv(analysis.results_table(card_frame())).splitlines()
     assert lines[0] == "model,blind,told,desc,no-image,grounded,recited"
     assert lines[2] == "anthropic/claude-sonnet-4,24.3,45.2,44.0,,,"
 
@@ -244,7 +245,7 @@ def test_recited_is_undefined_not_infinite_when_told_is_zero():
         ]
     )
     table = analysis.results_table(frame)
-    assert math.isnan(table.loc[0, "recited"]) and table.loc[0, "grounded"] == -50.0
+    assert table[0].values["recited"] is None and table[0].values["grounded"] == -50.0
     assert analysis.render_markdown(table).splitlines()[2] == (
         "| m | — | 0.0% | — | 50.0% | -50.0 | — |"
     )
@@ -255,7 +256,7 @@ def test_recited_is_undefined_not_infinite_when_told_is_zero():
 
 
 def test_render_json_never_emits_non_finite_numbers():
-    table = pd.DataFrame([{c: math.inf for c in analysis.TABLE_COLUMNS} | {"model": "m"}])
+    table = [TableRow("m", dict.fromkeys(METRICS, math.inf))]
     data = strict_json(analysis.render_json(table))
     assert all(data["models"][0][c] is None for c in analysis.TABLE_COLUMNS[1:])
     assert analysis.render_markdown(table).count("—") == len(analysis.TABLE_COLUMNS) - 1
@@ -270,7 +271,7 @@ def test_grounded_and_recited_use_only_paired_items():
         {"item_id": "I2", "model": "m", "condition": "no-image", "f1": 0.2},
     ]
     frame = pd.DataFrame(rows)
-    row = analysis.results_table(frame).iloc[0]
+    row = analysis.results_table(frame)[0].values
     assert row["told"] == pytest.approx(65.0)  # the condition mean keeps every told item
     assert row["no-image"] == pytest.approx(15.0)
     assert row["grounded"] == pytest.approx(15.0)  # (30 - 15) over I1, I2; not 65 - 15

@@ -91,13 +91,13 @@ def compute(folder: Path, n_boot: int = 2000, control: TaskControl | None = None
     def board(bounds: dict[str, dict[str, tuple[float, float]]], intervals: bool) -> Leaderboard:
         rows = [
             ModelRow(
-                model=record["model"],
-                values={m: float(record[m]) for m in METRICS},
-                cis=bounds.get(record["model"], {}),
-                paired=int(paired.get(record["model"], 0)),
-                markers=_marker_row(markers, record["model"]),
+                model=row.model,
+                values={m: math.nan if v is None else v for m, v in row.values.items()},
+                cis=bounds.get(row.model, {}),
+                paired=int(paired.get(row.model, 0)),
+                markers=_marker_row(markers, row.model),
             )
-            for record in table.to_dict("records")
+            for row in table
         ]
         return Leaderboard(rows, flags, len(frame), unanswered, stale, intervals, slots)
 
