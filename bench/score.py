@@ -25,7 +25,7 @@ scorer17 (2026-12-01, load average 2.9–3.2, 100k, three alternating runs, CPU 
 Floors: read + write results.jsonl 2.00–2.06 s, read the rows 0.94–1.47 s.
 ``labeler score`` 8.5–9.0× → 5.9–6.2× (−30%; the ≤ 5× goal is not yet met): each per-item
 lexicon takes the no-lexicon profile of every name it does not reach
-(``labeler.scoring.match._Cache``), items with identical rows share one lexicon, a per-item
+(``labeler.scoring.cache._Cache``), items with identical rows share one lexicon, a per-item
 lexicon is indexed without a second index of its rows alone, and the flags are refreshed
 from plain columns (no pandas import). ``labeler report`` unchanged (7.7–8.6× the 0.94 s
 floor): its audits (a second scoring pass against another item's key, equivalence classes
