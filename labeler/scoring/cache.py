@@ -18,7 +18,7 @@ from weakref import WeakKeyDictionary
 from labeler.lexicon import Lexicon
 from labeler.scoring.classes import _classes
 from labeler.scoring.edges import _Answer, _Side
-from labeler.scoring.profiles import _PROFILES, _Name
+from labeler.scoring.profiles import _PROFILES, _Name, _regrouped
 from labeler.scoring.rules import Rules, check_rules
 
 if TYPE_CHECKING:
@@ -56,7 +56,8 @@ class _Cache:
             else:
                 found = self.plain.name(raw)
                 if self.index.knows_any(found.lookups):
-                    found = self.profile(raw, self.index)
+                    groups = self.index.groups(found.lookups)
+                    found = _regrouped(found, groups, self.rules)
             self.names[raw] = found
         return found
 

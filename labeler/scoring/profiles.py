@@ -140,3 +140,29 @@ def _plain_profile(raw: str, text: str, index: _Index) -> _Name:
 
 
 _PROFILES = {"card": _card_profile, "expert": _expert_profile}
+
+
+def _regrouped(plain: _Name, groups: frozenset[int], rules: str) -> _Name:
+    """The profile a surface has under a lexicon, from its no-lexicon profile and its groups.
+
+    A profile asks the lexicon's index one thing, the groups of its singular readings
+    (``lookups``, so ``groups`` is ``index.groups(plain.lookups)``); everything else is
+    the lexicon-free reading. A per-item lexicon re-profiles every surface its terms
+    reach, about 100k at 100k answers, and reading a surface again costs twenty times
+    adding the groups where the profile functions put them, token order included:
+    first under the card's rules and a plain expert reading (sorted only in the card's
+    ``equivalent``), after the reading tokens and before the exact one when expert
+    rules fired (``why`` is filled only then), sorted.
+    """
+    if plain.why:  # _expert_profile's full path
+        raw_token = _RAW + plain.raw
+        strength = {t: s for t, s in plain.strength.items() if t != raw_token}
+        ordered = tuple(sorted(groups))
+        strength.update(dict.fromkeys(ordered, 2))
+        strength[raw_token] = 5
+        equivalent = plain.equivalent if plain.hedge else (*plain.equivalent, *ordered)
+    else:  # _card_profile or _plain_profile
+        strength = {**dict.fromkeys(groups, 2), **plain.strength}
+        extra = sorted(groups) if rules == "card" else groups
+        equivalent = (*plain.equivalent, *extra)
+    return plain._replace(groups=groups, strength=strength, equivalent=equivalent)

@@ -76,3 +76,25 @@ def test_a_name_an_item_row_reaches_is_profiled_against_that_item():
     assert cache._cache(item, "expert").name("aorta") is plain.name("aorta")  # shared
     assert score_names(["air sacs"], ["alveoli"], item).f1 == 1.0
     assert score_names(["air sacs"], ["alveoli"], base).f1 == 0.0
+
+
+@settings(max_examples=300, deadline=None)
+@given(ROWS, ROWS, NAMES)
+def test_a_regrouped_profile_is_the_profile_read_afresh_token_order_included(
+    global_rows, item_rows, names
+):
+    """``profiles._regrouped`` adds an item lexicon's groups to the no-lexicon profile
+    instead of reading the surface again: it must build the very profile the profile
+    functions build, down to the order of its tokens (the order edges are found in)."""
+    base = lexicon(global_rows)
+    if base is None or lexicon([*base.rows(), *item_rows]) is None:
+        return
+    item = base.with_rows(item_rows)
+    for rules in ("card", "expert"):
+        plain = cache._cache(None, rules)
+        for raw in names:
+            shared = plain.name(raw)
+            regrouped = profiles._regrouped(shared, item.index.groups(shared.lookups), rules)
+            direct = profiles._PROFILES[rules](raw, item.index)
+            assert regrouped == direct, (raw, rules)
+            assert list(regrouped.strength) == list(direct.strength), (raw, rules)
