@@ -25,12 +25,35 @@ scorer17 (2026-12-01, load average 2.9–3.2, 100k, three alternating runs, CPU 
 Floors: read + write results.jsonl 2.00–2.06 s, read the rows 0.94–1.47 s.
 ``labeler score`` 8.5–9.0× → 5.9–6.2× (−30%; the ≤ 5× goal is not yet met): each per-item
 lexicon takes the no-lexicon profile of every name it does not reach
-(``labeler.scoring.match._Cache``), items with identical rows share one lexicon, a per-item
+(``labeler.scoring.cache._Cache``), items with identical rows share one lexicon, a per-item
 lexicon is indexed without a second index of its rows alone, and the flags are refreshed
 from plain columns (no pandas import). ``labeler report`` unchanged (7.7–8.6× the 0.94 s
 floor): its audits (a second scoring pass against another item's key, equivalence classes
 per item) and the cells' read remain. Output byte-identical (report markdown and json, 10k
 and 100k; ``labeler score`` output, 10k and 100k).
+
+score (issue #17, 2026-12-02, load average 3.2–11.6 on 2 cores shared by 8 engineers, 100k,
+alternating runs, CPU s; the load inflates CPU seconds about 3x and makes them noisy):
+
+=====================  =====================  ================================================
+                       before (main 1eb9c75)  after
+=====================  =====================  ================================================
+``labeler score``      37.5, 35.9, 33.4       36.3, 32.4, 34.5 (7b70ffa, regrouped profiles)
+``labeler score``      34.1, 32.2, 32.4       32.5, 31.0, 25.9 (0b86110, + ``knows_any``)
+=====================  =====================  ================================================
+
+Floor (read + write results.jsonl, same session): 4.89–5.98 s (load fell to 3 during the last
+pair). Mean CPU 35.6 → 34.4 s (−3%) and 32.9 → 29.8 s (−9%, the last pair under falling load):
+≈ 6× the floor before and after, within the noise; the ≤ 5× goal is not met. A surface a
+per-item lexicon reaches (~100k at 100k answers) now takes its no-lexicon profile plus the
+groups (``labeler.scoring.profiles._regrouped``) instead of being read again, and ``knows_any``
+is one C-level set test. Measured and rejected: ``rapidfuzz.process.extract`` over a fuzzy
+bucket instead of pair calls (−5% of ``_edges``, ≈1% of the run: 1.86M candidate tests of which
+1.67M distinct pairs, so no pair memo either). Left: ``_edges`` ≈ 20% of the run (ratio calls ≈
+half of it), per-row ``_answer``/``_classes``/``_best_edges`` ≈ 11%, per-item lexicon building
+(``Lexicon.with_rows``, 221k rows) ≈ 8%, JSON ≈ 12%. ``rows`` bench unchanged within the noise
+(cold: card 1.2–1.4 s, expert 1.6–2.1 s cold, both branches). Output byte-identical (``labeler
+score``, 10k and 100k).
 
 ``python bench/score.py rows [card|expert]`` is the scorer bench below.
 

@@ -180,9 +180,9 @@ class _Index:
     def knows_any(self, forms: Iterable[str]) -> bool:
         """True when some of these singular readings is a lexicon term's: exactly when
         :meth:`groups` can answer anything but empty for them (a scorer's cue to share
-        the profile it made with no lexicon)."""
-        parent = self._parent
-        return any(f in parent for f in forms)
+        the profile it made with no lexicon). Asked once per surface per item lexicon
+        (~350k times at 100k answers), hence one C-level set test, not a generator."""
+        return not self._parent.keys().isdisjoint(forms)
 
     def groups(self, forms: frozenset[str]) -> frozenset[int]:
         """Group ids of a name given its singular readings (empty if unknown)."""

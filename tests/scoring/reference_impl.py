@@ -3,7 +3,7 @@
 A verbatim copy of the straightforward matcher (token-by-token edge search per
 answer, union-find classes, bipartite step), minus its caches: every call
 profiles its names and prepares its key from scratch, so it shares no state
-with :mod:`labeler.scoring.match` and cannot hide a caching bug there.
+with :mod:`labeler.scoring.cache` and cannot hide a caching bug there.
 """
 
 from __future__ import annotations
@@ -15,16 +15,15 @@ from typing import TYPE_CHECKING
 
 from rapidfuzz.fuzz import ratio
 
-from labeler.scoring.match import (
-    _HOW_OF,
+from labeler.scoring.cache import _empty_index
+from labeler.scoring.fuzzy import (
     FUZZY_MAX_LEN_DIFF,
     FUZZY_MIN_LEN,
     FUZZY_MIN_SIMILARITY,
     FUZZY_PREFIX,
-    Match,
-    NameScore,
-    _empty_index,
 )
+from labeler.scoring.match import Match, NameScore
+from labeler.scoring.profiles import _HOW_OF
 from labeler.text.normalize import normalize
 from labeler.text.plurals import name_forms
 

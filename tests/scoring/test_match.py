@@ -9,12 +9,8 @@ from rapidfuzz import fuzz
 
 from labeler.lexicon import Lexicon, load_starter
 from labeler.scoring import Match, NameScore, score_names
-from labeler.scoring.match import (
-    equivalence_classes,
-    fuzzy_similar,
-    score_counts,
-    score_counts_many,
-)
+from labeler.scoring.fuzzy import fuzzy_similar
+from labeler.scoring.match import equivalence_classes, score_counts, score_counts_many
 
 STARTER = load_starter()
 
