@@ -27,6 +27,7 @@ from labeler.erase.lines import (
     ahead,
     find_segments,
     ink_fraction,
+    ink_fractions,
     longest_gap,
     sample,
     walk,
@@ -107,18 +108,19 @@ def orphan_ends(
     rects = np.array(boxes, dtype=float)
     tolerance = np.maximum(6.0, 0.7 * (rects[:, 3] - rects[:, 1]))
     gaps = _rect_distance(ends[:, :, None, :], rects[None, None, :, :])  # (n, 2, boxes)
-    found = []
-    for k, segment in enumerate(segments):
-        if segment.length < 1.5 * height:
-            continue
-        for side in (0, 1):
-            if (gaps[k, side] <= tolerance).any():
-                continue
-            near, far = (segment.p0, segment.p1) if side == 0 else (segment.p1, segment.p0)
-            u = Segment(near, far).unit()
-            if _free_end(outside, near, u) and not _curve_continues(k, near, u, ends):
-                found.append(near)
-    return found
+    lengths = np.linalg.norm(ends[:, 1] - ends[:, 0], axis=1)
+    pieces, sides = np.nonzero(
+        (lengths[:, None] >= 1.5 * height) & (gaps > tolerance[None, None, :]).all(axis=2)
+    )
+    nears = ends[pieces, sides]
+    units = (ends[pieces, 1 - sides] - nears) / np.maximum(lengths[pieces], 1e-9)[:, None]
+    # _free_end, for every candidate at once: nothing continues behind the end
+    free = ink_fractions(outside, nears, -units, 6) < 0.5
+    return [
+        (float(x), float(y))
+        for k, (x, y), u in zip(pieces[free], nears[free], units[free], strict=True)
+        if not _curve_continues(int(k), (float(x), float(y)), (float(u[0]), float(u[1])), ends)
+    ]
 
 
 def _line_gray(gray: np.ndarray, near: Point, far: Point) -> float:

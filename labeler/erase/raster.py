@@ -122,13 +122,14 @@ def find_raster_anchors(
     close (a label with two leaders), the longer. Boxes may be whole multi-line
     labels or single lines; a box with nothing usable (off the image) gets None.
     """
-    return find_raster_leaders(rgb, boxes)[0]
+    return find_raster_leaders(rgb, boxes, orphans=False)[0]
 
 
 def find_raster_leaders(
-    rgb: np.ndarray, boxes: Sequence[Sequence[float]]
+    rgb: np.ndarray, boxes: Sequence[Sequence[float]], *, orphans: bool = True
 ) -> tuple[list[tuple[float, float] | None], list[tuple[float, float]]]:
-    """:func:`find_raster_anchors`, plus the free ends of leader-like lines at no box.
+    """:func:`find_raster_anchors`, plus (with ``orphans``) the free ends of leader-like
+    lines at no box.
 
     Those ends (:func:`labeler.erase.leaders.orphan_ends`) are where a label the
     OCR did not detect may be; both come from one run of the line detector.
@@ -142,7 +143,7 @@ def find_raster_leaders(
     segments = leader_segments(outside)
     found = iter(leader_ends(gray, thin, outside, clean, segments))
     anchors = [None if box is None else next(found) for box in clamped]
-    return anchors, orphan_ends(outside, clean, segments)
+    return anchors, orphan_ends(outside, clean, segments) if orphans else []
 
 
 # --- erasure -----------------------------------------------------------------------

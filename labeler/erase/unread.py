@@ -49,14 +49,9 @@ def missed_hits(rgb: np.ndarray, ends: Sequence[Point], taken: Sequence[PixelBox
     if not ends or not taken:
         return []
     height = float(np.median([b[3] - b[1] for b in taken]))
-    gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
-    chroma = rgb.max(axis=2).astype(np.int16) - rgb.min(axis=2)
-    covered = np.zeros(gray.shape, bool)
-    for x0, y0, x1, y1 in taken:
-        covered[max(y0 - 2, 0) : y1 + 2, max(x0 - 2, 0) : x1 + 2] = True
     rows: list[PixelBox] = []
     for end in ends:
-        row = text_row(gray, chroma, covered, end, height)
+        row = text_row(rgb, taken, end, height)
         if row is not None:
             rows = _merged(rows, row)
     found: list[Hit] = []
@@ -68,21 +63,31 @@ def missed_hits(rgb: np.ndarray, ends: Sequence[Point], taken: Sequence[PixelBox
 
 
 def text_row(
-    gray: np.ndarray, chroma: np.ndarray, covered: np.ndarray, end: Point, height: float
+    rgb: np.ndarray, taken: Sequence[PixelBox], end: Point, height: float
 ) -> PixelBox | None:
     """The box of the longest row of glyphs within a line height of ``end``, if any.
 
-    Glyphs are neutral dark components outside ``covered`` between a quarter and one line
-    height tall and at most 1.5 wide; a row is at least ``MIN_GLYPHS`` of them on one
-    baseline (bottoms within a quarter line height), each within 0.7 line heights of the
-    next, ``MIN_ROW`` line heights wide, on paper (``MAX_FILL``).
+    Glyphs are neutral dark components outside the boxes ``taken`` (grown by 2 px) between
+    a quarter and one line height tall and at most 1.5 wide; a row is at least
+    ``MIN_GLYPHS`` of them on one baseline (bottoms within a quarter line height), each
+    within 0.7 line heights of the next, ``MIN_ROW`` line heights wide, on paper
+    (``MAX_FILL``). Only the pixels round ``end`` are looked at: most ends have no row.
     """
     x, y = end
     x0, y0 = max(int(x - ROW_REACH * height), 0), max(int(y - 1.5 * height), 0)
-    x1 = min(int(x + ROW_REACH * height) + 1, gray.shape[1])
-    y1 = min(int(y + 1.5 * height) + 1, gray.shape[0])
-    window = (slice(y0, y1), slice(x0, x1))
-    ink = (gray[window] < INK_GRAY) & (chroma[window] < INK_CHROMA) & ~covered[window]
+    x1 = min(int(x + ROW_REACH * height) + 1, rgb.shape[1])
+    y1 = min(int(y + 1.5 * height) + 1, rgb.shape[0])
+    crop = np.ascontiguousarray(rgb[y0:y1, x0:x1])
+    if crop.size == 0:
+        return None
+    gray = cv2.cvtColor(crop, cv2.COLOR_RGB2GRAY)
+    red, green, blue = cv2.split(crop)  # OpenCV's per-pixel max / min: numpy's take 10× longer
+    chroma = cv2.subtract(cv2.max(cv2.max(red, green), blue), cv2.min(cv2.min(red, green), blue))
+    ink = (gray < INK_GRAY) & (chroma < INK_CHROMA)
+    for bx0, by0, bx1, by1 in taken:
+        ink[
+            max(by0 - 2 - y0, 0) : max(by1 + 2 - y0, 0), max(bx0 - 2 - x0, 0) : max(bx1 + 2 - x0, 0)
+        ] = False
     _, comp, stats, _ = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)
     glyphs = [
         (int(left) + x0, int(top) + y0, int(left + w) + x0, int(top + h) + y0, k)
@@ -106,7 +111,7 @@ def text_row(
     box = best[1]
     glyph_ink = np.isin(comp, [g[4] for g in glyphs])
     row = (slice(box[1] - y0, box[3] - y0), slice(box[0] - x0, box[2] - x0))
-    fill = (chroma[window][row] >= FILL_CHROMA) | (ink[row] & ~glyph_ink[row])
+    fill = (chroma[row] >= FILL_CHROMA) | (ink[row] & ~glyph_ink[row])
     return box if fill.mean() <= MAX_FILL else None
 
 
