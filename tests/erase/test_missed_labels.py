@@ -4,13 +4,13 @@ The cell-membrane SVG rendered and pasted 180 pt wide at the left margin: the de
 pass over the figure boxes 21 lines but not "Carbohydrate" (top right), so it was neither keyed
 nor erased. Its leader runs from the word's last letter down to the sugar chain; that line's
 free end lies at no box, and beside it is a row of glyphs no box covers, which is read again.
-At 200 pt (left and right of the page) every name is read by the first pass and must stay so.
+(At 200 pt, at the margin and 300 pt in, main's first pass already reads all 17 names: those
+placements would not test the re-detection.)
 """
 
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from tests.erase.test_pasted_figures import KEYS
 from tests.erase.test_placement_audit import _outside_labels, _pasted, _readable, _rgb
@@ -19,9 +19,8 @@ NAME = "cell-membrane-components.svg"
 DPI = 200
 
 
-@pytest.mark.parametrize(("width", "left"), [(180.0, 0.0), (200.0, 0.0), (200.0, 300.0)])
-def test_the_membrane_pasted_small_keys_every_printed_name(width, left):
-    result, clip = _pasted(NAME, width, left)
+def test_the_membrane_pasted_small_keys_every_printed_name():
+    result, clip = _pasted(NAME, 180.0, 0.0)
     assert result.method == "ocr"
     assert sorted(label.text for label in result.labels) == KEYS[NAME]
     assert _readable(result, NAME) == []
