@@ -27,6 +27,7 @@ from labeler.erase.lines import (
     ahead,
     find_segments,
     ink_fraction,
+    ink_fractions,
     longest_gap,
     sample,
     walk,
@@ -43,15 +44,26 @@ THROUGH_GAP = 3
 LINE_GRAY_MARGIN = 60
 
 
+def leader_segments(outside: np.ndarray) -> list[Segment]:
+    """The straight pieces leaders are made of: strokes of ``outside`` at least 10 px long."""
+    return find_segments(outside, min_length=10)
+
+
 def leader_ends(
-    gray: np.ndarray, thin: np.ndarray, outside: np.ndarray, boxes: Sequence[PixelBox]
+    gray: np.ndarray,
+    thin: np.ndarray,
+    outside: np.ndarray,
+    boxes: Sequence[PixelBox],
+    segments: list[Segment] | None = None,
 ) -> list[tuple[float, float] | None]:
     """For each box, where the leader starting at it ends (None if there is none).
 
     ``gray`` is the image in grey levels, ``thin`` its thin dark stroke mask and
-    ``outside`` the same with every label box blanked out.
+    ``outside`` the same with every label box blanked out; ``segments`` are
+    :func:`leader_segments` of ``outside`` when the caller has them already.
     """
-    segments = find_segments(outside, min_length=10)
+    if segments is None:
+        segments = leader_segments(outside)
     if not segments or not boxes:
         return [None] * len(boxes)
     ends = np.array([[s.p0, s.p1] for s in segments], dtype=float)  # (n, 2, 2)
@@ -73,6 +85,41 @@ def leader_ends(
     return [
         _anchor_for(box, index, segments, ends, gaps, nearest, line_mask, (thin, outside))
         for index, box in enumerate(boxes)
+    ]
+
+
+def orphan_ends(
+    outside: np.ndarray, boxes: Sequence[PixelBox], segments: list[Segment]
+) -> list[Point]:
+    """Free ends of leader-like lines that start at no box: where an unread label may be.
+
+    A leader's label end is a free end on paper, a little way from its text; the
+    other end runs into the drawing. So an end counts when its piece is longer
+    than 1.5 median box heights (shorter ones are glyph strokes, ticks and
+    texture), nothing continues behind it (:func:`_free_end`), it is not a curve
+    of the drawing (:func:`_curve_continues`) and it lies further from every box
+    than a leader of that box may start (``_anchor_for``'s tolerance). Most such
+    ends are the drawing's own; the caller looks for a row of glyphs beside each.
+    """
+    if not segments or not boxes:
+        return []
+    height = float(np.median([b[3] - b[1] for b in boxes]))
+    ends = np.array([[s.p0, s.p1] for s in segments], dtype=float)
+    rects = np.array(boxes, dtype=float)
+    tolerance = np.maximum(6.0, 0.7 * (rects[:, 3] - rects[:, 1]))
+    gaps = _rect_distance(ends[:, :, None, :], rects[None, None, :, :])  # (n, 2, boxes)
+    lengths = np.linalg.norm(ends[:, 1] - ends[:, 0], axis=1)
+    pieces, sides = np.nonzero(
+        (lengths[:, None] >= 1.5 * height) & (gaps > tolerance[None, None, :]).all(axis=2)
+    )
+    nears = ends[pieces, sides]
+    units = (ends[pieces, 1 - sides] - nears) / np.maximum(lengths[pieces], 1e-9)[:, None]
+    # _free_end, for every candidate at once: nothing continues behind the end
+    free = ink_fractions(outside, nears, -units, 6) < 0.5
+    return [
+        (float(x), float(y))
+        for k, (x, y), u in zip(pieces[free], nears[free], units[free], strict=True)
+        if not _curve_continues(int(k), (float(x), float(y)), (float(u[0]), float(u[1])), ends)
     ]
 
 

@@ -121,11 +121,7 @@ class Figure:
                 for h in self._hits()
                 if first_containing(h[1], pixels) and first_containing(h[1], taken) is None
             ]
-            upright = [h for h in hits if h[1] not in self.quads]
-            tilted = [h for h in hits if h[1] in self.quads]
-            fragments += self._with_raster_leaders(
-                ocr_fragments(raster, upright) + tilted_fragments(raster, tilted, self.quads)
-            )
+            fragments += self._raster_lines(hits)
         loose = []
         forced: dict[Box, list[Fragment]] = {box: [] for box in extra}
         for fragment in fragments:
@@ -145,8 +141,38 @@ class Figure:
             self.groups.append(self._forced_group(box, lines or self._read_box(box), leaders))
         self.groups.sort(key=lambda g: (g.bbox[1], g.bbox[0]))
 
-    def _with_raster_leaders(self, lines: list[Fragment]) -> list[Fragment]:
-        """Mark each OCR line whose own leader line starts at it (found in the pixels).
+    def _raster_lines(self, hits: list[Hit]) -> list[Fragment]:
+        """The OCR lines of the clip's images, with the labels the detector missed added.
+
+        Leader lines that end at no line are the evidence of a missed label: the rows of
+        glyphs beside their free ends are read again (``unread``), and what is read
+        becomes a line like any other, grouped, keyed and erased with them.
+        """
+        from labeler.erase.raster import find_raster_anchors, find_raster_leaders
+        from labeler.erase.unread import missed_hits
+
+        raster = self._raster()
+        lines = self._lines(hits)
+        if not lines:
+            return lines
+        ends, orphans = find_raster_leaders(raster.rgb, [raster.to_pixels(f.bbox) for f in lines])
+        missed = missed_hits(raster.rgb, orphans, [h[1] for h in self._hits()])
+        if missed:
+            self._hits().extend(missed)
+            lines = self._lines(hits + missed)
+            ends = find_raster_anchors(raster.rgb, [raster.to_pixels(f.bbox) for f in lines])
+        return self._with_raster_leaders(lines, ends)
+
+    def _lines(self, hits: list[Hit]) -> list[Fragment]:
+        raster = self._raster()
+        upright = [h for h in hits if h[1] not in self.quads]
+        tilted = [h for h in hits if h[1] in self.quads]
+        return ocr_fragments(raster, upright) + tilted_fragments(raster, tilted, self.quads)
+
+    def _with_raster_leaders(
+        self, lines: list[Fragment], found: list[tuple[float, float] | None]
+    ) -> list[Fragment]:
+        """Mark each OCR line whose own leader line starts at it (``found`` in the pixels).
 
         The grouper then keeps two tightly stacked labels apart when each has a
         leader, exactly as it does with vector leaders. A "leader" ending closer to the
@@ -155,12 +181,7 @@ class Figure:
         its own: it must not split a two-line label (the label's anchor is still looked
         for after grouping).
         """
-        if not lines:
-            return lines
-        from labeler.erase.raster import find_raster_anchors
-
         raster = self._raster()
-        found = find_raster_anchors(raster.rgb, [raster.to_pixels(f.bbox) for f in lines])
         for index, (line, end) in enumerate(zip(lines, found, strict=True)):
             if end is not None and _reach(line.bbox, raster.point(end)) >= MIN_LEADER_REACH * (
                 line.bbox[3] - line.bbox[1]

@@ -34,7 +34,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from labeler.erase.leaders import leader_ends
+from labeler.erase.leaders import leader_ends, leader_segments, orphan_ends
 from labeler.erase.lines import ahead, draw_band, thin_dark_mask
 from labeler.erase.raster_crossings import Line, crossing_repairs, lines_into, protected_pixels
 from labeler.erase.raster_paper import fill_over_drawing, pale_drawing_behind
@@ -122,14 +122,28 @@ def find_raster_anchors(
     close (a label with two leaders), the longer. Boxes may be whole multi-line
     labels or single lines; a box with nothing usable (off the image) gets None.
     """
+    return find_raster_leaders(rgb, boxes, orphans=False)[0]
+
+
+def find_raster_leaders(
+    rgb: np.ndarray, boxes: Sequence[Sequence[float]], *, orphans: bool = True
+) -> tuple[list[tuple[float, float] | None], list[tuple[float, float]]]:
+    """:func:`find_raster_anchors`, plus (with ``orphans``) the free ends of leader-like
+    lines at no box.
+
+    Those ends (:func:`labeler.erase.leaders.orphan_ends`) are where a label the
+    OCR did not detect may be; both come from one run of the line detector.
+    """
     _check_image(rgb)
     clamped = [_clamp(b, rgb.shape) for b in boxes]
     clean = [b for b in clamped if b is not None]
     thin = thin_dark_mask(rgb)
     outside = thin & ~_label_mask(rgb.shape, clean)
     gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
-    found = iter(leader_ends(gray, thin, outside, clean))
-    return [None if box is None else next(found) for box in clamped]
+    segments = leader_segments(outside)
+    found = iter(leader_ends(gray, thin, outside, clean, segments))
+    anchors = [None if box is None else next(found) for box in clamped]
+    return anchors, orphan_ends(outside, clean, segments) if orphans else []
 
 
 # --- erasure -----------------------------------------------------------------------

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import pymupdf
 
-from labeler.erase.ocr import DEFAULT_DETECTION, SMALL_TEXT
+from labeler.erase.ocr import DEFAULT_DETECTION, SMALL_TEXT, OcrBox
 from labeler.erase.resample import Enlarged, smoothed
 from labeler.erase.rotated import Quad, quad_height
 from labeler.harvest.fragments import Fragment, merge_on_lines
@@ -91,17 +91,27 @@ def read_all(
     quads: dict[PixelBox, Quad] = {}
     rgb = smoothed(np.ascontiguousarray(raster.rgb), enlarged)
     for hit in read_lines(rgb, SMALL_TEXT if enlarged else DEFAULT_DETECTION):
-        text = strip_line_marks(_spaced(" ".join(str(hit.text).split())))
-        # two dots of a texture read along a diagonal ("00" over a cell's ribosomes): a
-        # tilted read must be longer than a marker to be a label
-        if _circles(text):
-            continue
-        if text and (abs(hit.angle) <= MAX_SHORT_TILT or len(text) > 2):
+        text = label_text(hit)
+        if text is not None:
             x0, y0, x1, y1 = (round(float(v)) for v in hit.bbox)
             found.append((text, (x0, y0, x1, y1)))
             if is_tilted(hit):
                 quads[(x0, y0, x1, y1)] = hit.quad
     return found, quads
+
+
+def label_text(hit: OcrBox) -> str | None:
+    """The text of a confident OCR line as a label's, or None when it is no label's.
+
+    Every read that may become a label passes here: word spaces restored, stubs
+    stripped, and reads of round texture or tilted one- or two-letter specks dropped.
+    """
+    text = strip_line_marks(_spaced(" ".join(str(hit.text).split())))
+    # two dots of a texture read along a diagonal ("00" over a cell's ribosomes): a
+    # tilted read must be longer than a marker to be a label
+    if not text or _circles(text):
+        return None
+    return text if abs(hit.angle) <= MAX_SHORT_TILT or len(text) > 2 else None
 
 
 #: A colon between two lowercase letters: OCR's read of a word space in small type.
