@@ -13,12 +13,18 @@ from ui.curate.items_panel import ItemsPanel
 from ui.session import Session
 
 
-def test_a_row_fit_reads_only_the_wrapped_column_of_the_visible_rows(qtbot, tmp_path):
+def _panel(qtbot, tmp_path) -> tuple[Session, ItemsPanel]:
+    """A session and an items panel (not yet shown, no project yet) over 300 items."""
     build_project(tmp_path / "p", n_items=300, models=["lab/a"], images=False).close()
     session = Session()
     panel = ItemsPanel(session)
     qtbot.addWidget(panel)
     panel.resize(420, 700)
+    return session, panel
+
+
+def test_a_row_fit_reads_only_the_wrapped_column_of_the_visible_rows(qtbot, tmp_path):
+    session, panel = _panel(qtbot, tmp_path)
     session.open(tmp_path / "p")
     panel.show()
     qtbot.waitUntil(lambda: not panel.loading and panel.model.rowCount() == 300, timeout=30_000)
@@ -43,11 +49,7 @@ def test_a_row_fit_reads_only_the_wrapped_column_of_the_visible_rows(qtbot, tmp_
 
 
 def test_a_list_behind_another_view_fits_no_rows_until_it_is_shown(qtbot, tmp_path):
-    build_project(tmp_path / "p", n_items=300, models=["lab/a"], images=False).close()
-    session = Session()
-    panel = ItemsPanel(session)
-    qtbot.addWidget(panel)
-    panel.resize(420, 700)
+    session, panel = _panel(qtbot, tmp_path)
     measured: list[int] = []
     hint = panel.row_fit.delegate.sizeHint
 
