@@ -48,7 +48,8 @@ class ProgressPanel(QWidget):
         """Show ``job``'s progress until it finishes; Cancel will cancel it."""
         self.jobs.append(job)
         job.signals.progress.connect(self._progressed)
-        job.signals.finished.connect(lambda: self._ended(job))
+        # a job may end after this panel's window was closed: then nothing is left to hide
+        job.deliver_to(self, finished=lambda: self._ended(job))
         self.bar.setRange(0, 0)  # busy until the job reports a step
         self._say(message)
         self.cancel_button.setEnabled(True)
