@@ -16,11 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.ui.factory import build_project
+from tests.ui.factory import build_project, run_again
 from tests.ui.stall import Heartbeat, heartbeat
 from ui import workers
 from ui.curate.items_panel import ItemsPanel
 from ui.leaderboard.view import LeaderboardView
+from ui.review.cells import Column
+from ui.review.matrix import SummaryRole
 from ui.review.view import ReviewView
 from ui.session import Session
 
@@ -124,12 +126,27 @@ def test_the_end_of_a_run_at_7200_cells_never_blocks_the_window_over_50ms(qtbot,
         widget.show()
     qtbot.waitUntil(lambda: settled(panel, review, board), timeout=60_000)
     assert review.matrix_model.rowCount() * review.matrix_model.columnCount() == 7200
+    before = review.matrix_model.data_source
     beats = []
-    for _ in range(2):  # twice: the second end of a run meets warm caches, the first cold ones
+    # twice: the second end of a run meets warm caches, the first cold ones; each run
+    # answered one model's column of 200 cells again, as a curator's re-run does
+    for n, condition in enumerate(("told", "blind")):
+        assert run_again(run_project, "lab/model-3", condition, seed=n) == 200
         with heartbeat() as beat:
             session.responses_changed.emit()
             qtbot.waitUntil(lambda: settled(panel, review, board), timeout=60_000)
         beats.append(beat)
+    after = review.matrix_model.data_source
+    assert after is not before and after is not None and before is not None
+    changed = [i for i in review.matrix_model.item_ids if after.changed(before, i)]
+    assert len(changed) == 200, "every item's row took its new answers"
+    model = review.matrix_model
+    cell = model.index(0, model.columns.index(Column("lab/model-3", "blind")))
+    shown, old = (
+        model.data(cell, SummaryRole),
+        before.summary(model.item_ids[0], model.columns[cell.column()]),
+    )
+    assert shown.response_id > old.response_id, "the matrix paints the newest answer"
     session.close()
     busy, wall = max(b.longest_busy for b in beats), max(b.longest for b in beats)
     assert busy <= RUN_END_LIMIT, f"the end of a run kept the GUI thread {busy * 1000:.0f} ms"

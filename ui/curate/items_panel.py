@@ -34,10 +34,23 @@ from ui import workers
 from ui.curate.scores import SCORE_FILTERS, ItemRows, item_rows
 from ui.curate.wrapped_rows import VisibleRowFit
 from ui.errors import show_error
+from ui.row_refresh import refresh_rows, same
 from ui.session import Session
 
 COLUMNS = ("Subject", "Status", "Labels", "F1")
 STATUS_COLOURS = {"draft": "#b08800", "ready": "#2f9e44", "excluded": "#868e96"}
+
+
+#: The roles :meth:`ItemsModel.data` answers; a view asks each painted cell for more.
+_ROLES = frozenset(
+    int(role.value)
+    for role in (
+        Qt.ItemDataRole.DisplayRole,
+        Qt.ItemDataRole.ForegroundRole,
+        Qt.ItemDataRole.TextAlignmentRole,
+        Qt.ItemDataRole.ToolTipRole,
+    )
+)
 
 
 class ItemsModel(QAbstractTableModel):
@@ -52,11 +65,22 @@ class ItemsModel(QAbstractTableModel):
         self._rows: dict[str, int] = {}
 
     def load(self, items: list[Item], counts: dict[str, int], scores: dict[str, float]) -> None:
-        """Replace every row (a reset costs nothing per row: cells are read when painted)."""
-        self.beginResetModel()
-        self.items, self.counts, self.scores = items, counts, scores
-        self._rows = {item.id: row for row, item in enumerate(items)}
-        self.endResetModel()
+        """Show these rows: the same items in the same order repaint only the rows that
+        changed (:mod:`ui.row_refresh`), other rows reset the list."""
+
+        def changed(row: int) -> bool:
+            old, new = self.items[row], items[row]
+            return (
+                old != new
+                or self.counts.get(new.id) != counts.get(new.id)
+                or not same(self.scores.get(new.id), scores.get(new.id))
+            )
+
+        def take() -> None:
+            self.items, self.counts, self.scores = items, counts, scores
+            self._rows = {item.id: row for row, item in enumerate(items)}
+
+        refresh_rows(self, [i.id for i in self.items], [i.id for i in items], changed, take)
 
     def row_of(self, item_id: str) -> int:
         """The row showing ``item_id``, or -1."""
@@ -76,7 +100,7 @@ class ItemsModel(QAbstractTableModel):
         return None
 
     def data(self, index: QModelIndex, role: int = Qt.ItemDataRole.DisplayRole):
-        if not index.isValid():
+        if role not in _ROLES or not index.isValid():  # a painted cell asks ~7 roles
             return None
         item = self.items[index.row()]
         column = COLUMNS[index.column()]
@@ -203,7 +227,8 @@ class ItemsPanel(QWidget):
             self.model.load([], {}, {})
             return
         filters = {name: combo.currentData() for name, combo in self.filters.items()}
-        self.tabs.setTabText(0, "Items (loading…)")
+        if not self.model.items:  # rows shown stay, counted, until the new ones replace them
+            self.tabs.setTabText(0, "Items (loading…)")
         self.job.request(
             item_rows,
             project.folder,

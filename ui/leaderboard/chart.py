@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from ui.leaderboard.compute import ModelRow
 from ui.review.style import tone
+from ui.row_refresh import same
 
 BAR = 16
 GAP = 10
@@ -32,7 +33,11 @@ class GroundingChart(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
 
     def set_rows(self, rows: list[ModelRow]) -> None:
-        self.rows = [r for r in rows if not math.isnan(r.values["told"])]
+        """Draw these models' bars; the same numbers again repaint nothing."""
+        shown = [r for r in rows if not math.isnan(r.values["told"])]
+        if same(shown, self.rows):
+            return
+        self.rows = shown
         self.updateGeometry()
         self.update()
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 
 from ui.leaderboard.compute import ItemFlag
+from ui.row_refresh import refresh_rows, same
 
 HEADERS = ("Item", "Subject", "Best F1", "No-image", "Flags")
 FLAG_FILTERS = {
@@ -58,14 +59,9 @@ class FlagsModel(QAbstractTableModel):
         self._filter = "all"
         self._sort = (0, Qt.SortOrder.AscendingOrder)
 
-    def set_items(self, items: list[ItemFlag]) -> None:
-        """Show these items (under the current filter and sort order)."""
-        self._all = items
-        self._refill()
-
-    def set_filter(self, name: str) -> None:
-        """Keep only the items one of :data:`FLAG_FILTERS` names."""
-        self._filter = name
+    def show(self, items: list[ItemFlag], filter_name: str) -> None:
+        """Show those of ``items`` that one of :data:`FLAG_FILTERS` keeps, in the sort order."""
+        self._all, self._filter = items, filter_name
         self._refill()
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
@@ -77,9 +73,12 @@ class FlagsModel(QAbstractTableModel):
         keep = _KEEP[self._filter]
         rows = [f for f in self._all if keep(f)]
         rows.sort(key=_SORT_KEYS[column], reverse=order == Qt.SortOrder.DescendingOrder)
-        self.beginResetModel()
-        self.rows = rows
-        self.endResetModel()
+
+        def take() -> None:
+            self.rows = rows
+
+        old_ids, new_ids = [f.item_id for f in self.rows], [f.item_id for f in rows]
+        refresh_rows(self, old_ids, new_ids, lambda r: not same(self.rows[r], rows[r]), take)
 
     def text(self, row: int, column: int) -> str:
         """What cell (row, column) shows."""

@@ -278,42 +278,46 @@ class LeaderboardView(QWidget):
     def _fill_table(self, rows: list[ModelRow]) -> None:
         self.table.setRowCount(len(rows))
         for r, row in enumerate(rows):
-            name = QTableWidgetItem(row.model)
-            name.setToolTip(row.model)
-            self.table.setItem(r, 0, name)
+            self._cell(r, 0, row.model, row.model, numeric=False)
             for c, metric in enumerate(METRICS, start=1):
-                value = row.values[metric]
-                item = QTableWidgetItem(format_metric(metric, value))
-                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                value, ci, tip = row.values[metric], None, ""
                 if metric in row.cis and not math.isnan(value):
                     lo, hi = row.cis[metric]
-                    item.setData(CiRole, f"{lo:.1f} – {hi:.1f}")
-                    item.setToolTip(f"95% CI {lo:.1f} to {hi:.1f}")
-                self.table.setItem(r, c, item)
+                    ci, tip = f"{lo:.1f} – {hi:.1f}", f"95% CI {lo:.1f} to {hi:.1f}"
+                self._cell(r, c, format_metric(metric, value), tip, ci)
             self._fill_extras(r, row)
 
     def _fill_extras(self, r: int, row: ModelRow) -> None:
         """The paired-item count and marker accuracy of one model's line."""
         first = 1 + len(METRICS)
-        paired = QTableWidgetItem(str(row.paired))
-        paired.setToolTip(f"grounded and recited are taken over these {row.paired} items")
+        paired = f"grounded and recited are taken over these {row.paired} items"
+        self._cell(r, first, str(row.paired), paired)
         markers = row.markers or {}
         told = markers.get(MARKER_CONDITION, math.nan)
-        marker = QTableWidgetItem(format_metric(MARKER_CONDITION, told))
-        marker.setToolTip(
-            "\n".join(f"{c}: {format_metric(c, v)}" for c, v in markers.items())
-            if markers
-            else "no item with markers"
-        )
-        for offset, item in enumerate((paired, marker)):
-            item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            self.table.setItem(r, first + offset, item)
+        tip = "\n".join(f"{c}: {format_metric(c, v)}" for c, v in markers.items())
+        marker = format_metric(MARKER_CONDITION, told)
+        self._cell(r, first + 1, marker, tip or "no item with markers")
+
+    def _cell(
+        self, r: int, c: int, text: str, tip: str, ci: str | None = None, numeric: bool = True
+    ) -> None:
+        """Set one cell of the results table, reusing its item: Qt announces (and
+        repaints) only the values that changed, so a refresh that moves no number
+        repaints nothing (:mod:`ui.row_refresh`)."""
+        item = self.table.item(r, c)
+        if item is None:
+            item = QTableWidgetItem()
+            if numeric:
+                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self.table.setItem(r, c, item)
+        item.setText(text)
+        item.setToolTip(tip)
+        item.setData(CiRole, ci)
 
     def _fill_flags(self) -> None:
         board = self.board
         items: list[ItemFlag] = board.items if board else []
-        self.flags_model.set_filter(self.flag_filter.currentData())
-        self.flags_model.set_items(items)
+        self.flags_model.show(items, self.flag_filter.currentData())
         recitable = sum(i.recitable for i in items)
         unsolved = sum(i.unsolved_core for i in items)
         self.flag_counts.setText(

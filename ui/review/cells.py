@@ -22,6 +22,8 @@ whose key prints marker letters also get the cell's marker accuracy
 from __future__ import annotations
 
 import dataclasses
+import math
+from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -116,6 +118,7 @@ class ReviewSnapshot:
     cells: Cells
     flagged: dict[str, frozenset[str]] = field(default_factory=dict)  # filter -> item ids
     overrides: dict[int, float] = field(default_factory=dict)  # response id -> reviewer's F1
+    rows: dict[str, int] = field(default_factory=dict)  # item id -> :func:`row_digests`
 
 
 def load_review(folder: Path) -> ReviewSnapshot:
@@ -136,15 +139,48 @@ def _snapshot(scored: CellSummaries) -> ReviewSnapshot:
         key=lambda col: (col.model, order.get(col.condition, len(order))),
     )
     entries = scored.keys
+    keys = {i: key_names(e) for i, e in entries.items()}
+    markers = {i: found for i, e in entries.items() if (found := key_markers(e))}
     return ReviewSnapshot(
         items=list(scored.items.values()),
-        keys={i: key_names(e) for i, e in entries.items()},
-        markers={i: found for i, e in entries.items() if (found := key_markers(e))},
+        keys=keys,
+        markers=markers,
         columns=columns,
         cells=Cells(scored),
         flagged=_flagged(scored),
         overrides=scored.overrides,
+        rows=row_digests(scored, keys, markers),
     )
+
+
+def row_digests(
+    scored: CellSummaries, keys: dict[str, tuple[str, ...]], markers: dict[str, dict[str, str]]
+) -> dict[str, int]:
+    """A hash per item of everything its matrix row shows (item, key, every cell's summary).
+
+    Computed on the worker, so that the GUI thread finds the rows a new snapshot changed
+    by comparing one integer per item (:meth:`ReviewData.changed`): the end of a run
+    repaints the rows it answered, not the whole matrix. NaN ("not run") becomes None,
+    since Python hashes each NaN object differently.
+    """
+    cells: dict[str, list[tuple[object, ...]]] = defaultdict(list)
+    s = scored
+    for i, (item_id, counts) in enumerate(zip(s.item_id, s.counts, strict=True)):
+        cells[item_id].append((
+            s.model[i], s.condition[i], s.response_id[i], s.status[i], s.parse_ok[i],
+            s.stale[i], counts, _number(s.f1[i]), _number(s.precision[i]),
+            _number(s.recall[i]), _number(s.marker_accuracy[i]),
+        ))  # fmt: skip
+    digests = {}
+    for item in s.items.values():
+        shown = (item.version, item.subject, item.status, keys.get(item.id))
+        letters = tuple(sorted(markers.get(item.id, {}).items()))
+        digests[item.id] = hash((shown, letters, tuple(cells.get(item.id, ()))))
+    return digests
+
+
+def _number(value: float | None) -> float | None:
+    return None if value is None or math.isnan(value) else value
 
 
 def _flagged(scored: CellSummaries) -> dict[str, frozenset[str]]:
@@ -216,7 +252,9 @@ class ReviewData:
     the answers of an item the curator opens are read from ``project`` then.
     """
 
-    def __init__(self, project: Project, snapshot: ReviewSnapshot) -> None:
+    def __init__(
+        self, project: Project, snapshot: ReviewSnapshot, previous: ReviewData | None = None
+    ) -> None:
         self.items = snapshot.items
         self._items = {item.id: item for item in self.items}
         self.keys = snapshot.keys
@@ -228,8 +266,18 @@ class ReviewData:
         self._lexicons: dict[str, Lexicon] = {}
         # a reviewer's score replaces the scorer's F1, as in every published number
         self.overrides = snapshot.overrides
+        self.rows = snapshot.rows
         self._answers: dict[str, dict[CellKey, Response]] = {}  # the items opened
         self._scored: dict[str, ItemAnswers] = {}  # their scores, from a worker (adopt)
+        if previous is not None:  # the items a newer snapshot left as they were keep theirs
+            for item_id, answers in previous._scored.items():
+                if not self.changed(previous, item_id):
+                    self.adopt(answers)
+
+    def changed(self, previous: ReviewData, item_id: str) -> bool:
+        """Whether ``item_id``'s row (item, key or any cell) differs from ``previous``'s."""
+        digest = self.rows.get(item_id)
+        return digest is None or digest != previous.rows.get(item_id)
 
     def item(self, item_id: str) -> Item:
         """The item called ``item_id``."""

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 from labeler.status import ResponseStatus
 from ui.review.cells import CellSummary, Column, ReviewData, marker_text
 from ui.review.style import FAILURE_STATUSES, heat, tone
+from ui.row_refresh import refresh_rows, runs
 
 CONDITION_LABELS = {
     "blind": "blind",
@@ -79,28 +80,37 @@ class MatrixModel(QAbstractTableModel):
         self._labels: dict[str, str] = {}
         self._numbers: dict[str, int] = {}
 
-    def reset(self, data: ReviewData | None, item_ids: list[str]) -> None:
-        """Show ``item_ids`` (in order) from ``data``.
+    def reset(self, data: ReviewData | None, item_ids: list[str]) -> bool:
+        """Show ``item_ids`` (in order) from ``data``; True when the view was reset.
 
-        New scores for the same rows and columns (a lexicon edit, a re-sent
-        answer) repaint the cells in place, keeping the selection and scroll.
+        A newer snapshot of the same rows and columns (the end of a run, a lexicon
+        edit, a re-sent answer) repaints only the rows it changed, in place, keeping
+        the selection and scroll (:mod:`ui.row_refresh`).
         """
-        if data is not None and item_ids == self.item_ids and data.columns == self.columns:
-            self.data_source = data
-            self.rescored()
-            return
-        self.beginResetModel()
-        self.data_source = data
-        self.item_ids = item_ids
-        self._labels = {}
-        self._numbers = {item.id: n for n, item in enumerate(data.items if data else [], 1)}
-        self.endResetModel()
+        previous, numbers = self.data_source, {}
+        if data is not None:
+            numbers = {item.id: n for n, item in enumerate(data.items, 1)}
 
-    def rescored(self) -> None:
-        """Scores changed: repaint every cell without resetting the selection."""
-        if self.item_ids and self.columns:
-            last = self.index(len(self.item_ids) - 1, len(self.columns) - 1)
-            self.dataChanged.emit(self.index(0, 0), last)
+        def take() -> None:
+            self.data_source, self.item_ids, self._numbers = data, item_ids, numbers
+            self._labels = {}
+
+        if data is None or previous is None or data.columns != previous.columns:
+            self.beginResetModel()
+            take()
+            self.endResetModel()
+            return True
+
+        def changed(row: int) -> bool:
+            return data.changed(previous, item_ids[row])
+
+        labels = [self._label(i) for i in item_ids] if item_ids == self.item_ids else []
+        if refresh_rows(self, self.item_ids, item_ids, changed, take):
+            return True
+        renamed = [row for row, old in enumerate(labels) if self._label(item_ids[row]) != old]
+        for first, last in runs(renamed):  # "12  subject": a renumbered or renamed item
+            self.headerDataChanged.emit(Qt.Orientation.Vertical, first, last)
+        return False
 
     @property
     def columns(self) -> list[Column]:

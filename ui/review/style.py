@@ -8,6 +8,8 @@ backgrounds are blended into the palette's base colour so text stays legible.
 
 from __future__ import annotations
 
+import functools
+
 from PySide6.QtGui import QColor, QPalette
 
 from labeler.status import ResponseStatus
@@ -66,8 +68,16 @@ def blend(a: QColor, b: QColor, t: float) -> QColor:
 
 
 def heat(palette: QPalette, f1: float) -> QColor:
-    """A cell background for an F1 in [0, 1]: red → yellow → green, tinted into the base."""
-    f1 = min(1.0, max(0.0, f1))
+    """A cell background for an F1 in [0, 1]: red → yellow → green, tinted into the base.
+
+    Worked out once per palette and F1 (to 1/1000, finer than a screen shows): the
+    matrix paints hundreds of cells at every repaint.
+    """
+    base = palette.color(QPalette.ColorRole.Base).rgb()
+    return QColor.fromRgb(_heat_rgb(base, is_dark(palette), round(min(1.0, max(0.0, f1)), 3)))
+
+
+@functools.lru_cache(maxsize=8192)
+def _heat_rgb(base: int, dark: bool, f1: float) -> int:
     hue = blend(_LOW, _MID, f1 * 2) if f1 < 0.5 else blend(_MID, _HIGH, (f1 - 0.5) * 2)
-    base = palette.color(QPalette.ColorRole.Base)
-    return blend(base, hue, 0.45 if is_dark(palette) else 0.38)
+    return blend(QColor.fromRgb(base), hue, 0.45 if dark else 0.38).rgb()

@@ -236,7 +236,7 @@ class ReviewView(QWidget):
         if project is None:
             return
         current = self.current_item_id()
-        self.data = ReviewData(project, snapshot)
+        self.data = ReviewData(project, snapshot, previous=self.data)
         self.empty.setText("No responses yet: run some models from the Run view.")
         self.empty.setVisible(not self.data.columns)
         self._apply_filter(current, later=True)
@@ -273,7 +273,9 @@ class ReviewView(QWidget):
     def _show_items(self, ids: list[str], keep_item: str | None, later: bool = False) -> None:
         current = self.matrix.currentIndex()
         column = current.column() if current.isValid() else 0  # a reset forgets it
-        self.matrix_model.reset(self.data, ids)
+        previous = self.matrix_model.data_source
+        if not self.matrix_model.reset(self.data, ids) and self._kept(previous, keep_item):
+            return  # the same rows, and the open item as it was: its panels stand
         self.answers_model.item_id = None  # the data changed: re-show even the same item
         row = ids.index(keep_item) if keep_item in ids else 0
         self._shown += 1
@@ -283,6 +285,16 @@ class ReviewView(QWidget):
             workers.next_turn(lambda: self._select_later(shown, row, column), self)
         else:
             self._select_shown(row, column)
+
+    def _kept(self, previous: ReviewData | None, item_id: str | None) -> bool:
+        """Whether the open item is ``item_id`` and the new data left its row as it was."""
+        return (
+            previous is not None
+            and self.data is not None
+            and item_id is not None
+            and item_id == self.current_item_id()
+            and not self.data.changed(previous, item_id)
+        )
 
     def _select_later(self, shown: int, row: int, column: int) -> None:
         self._selecting -= 1
