@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QHeaderView,
     QLineEdit,
-    QTableView,
     QTableWidget,
     QTableWidgetItem,
     QTabWidget,
@@ -31,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from labeler.store.records import PATTERNS, STATUSES, TIERS, Item
 from ui import workers
+from ui.curate.items_table import ItemsTable
 from ui.curate.scores import SCORE_FILTERS, ItemRows, item_rows
 from ui.curate.wrapped_rows import VisibleRowFit
 from ui.errors import show_error
@@ -159,7 +159,7 @@ class ItemsPanel(QWidget):
         self.search.textChanged.connect(lambda _: self._debounce.start())
 
         self.model = ItemsModel(self)
-        self.table = QTableView(self)
+        self.table = ItemsTable(wrapped=0)
         self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
@@ -228,7 +228,7 @@ class ItemsPanel(QWidget):
             return
         filters = {name: combo.currentData() for name, combo in self.filters.items()}
         if not self.model.items:  # rows shown stay, counted, until the new ones replace them
-            self.tabs.setTabText(0, "Items (loading…)")
+            self._tab_text(0, "Items (loading…)")
         self.job.request(
             item_rows,
             project.folder,
@@ -254,7 +254,7 @@ class ItemsPanel(QWidget):
     def _loaded(self, rows: ItemRows) -> None:
         current = self.current_item_id()
         self.model.load(rows.items, rows.counts, rows.scores)
-        self.tabs.setTabText(0, f"Items ({len(rows.items)})")
+        self._tab_text(0, f"Items ({len(rows.items)})")
         wanted, self._wanted = self._wanted, None
         first, self._select_first = self._select_first, False
         if wanted is not None:
@@ -264,8 +264,14 @@ class ItemsPanel(QWidget):
         elif first and rows.items:
             self.select_item(rows.items[0].id)
 
+    def _tab_text(self, index: int, text: str) -> None:
+        """Name a tab; the same name again changes nothing (Qt would lay out and repaint the
+        whole panel: the largest piece of the list's work at the end of a run)."""
+        if self.tabs.tabText(index) != text:
+            self.tabs.setTabText(index, text)
+
     def _failed(self, exc: BaseException) -> None:
-        self.tabs.setTabText(0, "Items (not loaded)")
+        self._tab_text(0, "Items (not loaded)")
         show_error(exc, self, "Items")
 
     def reload_sources(self) -> None:
@@ -284,7 +290,7 @@ class ItemsPanel(QWidget):
             self.sources.setItem(row, 1, pages)
             self.sources.setItem(row, 2, QTableWidgetItem(source.kind))
         self.sources.blockSignals(False)
-        self.tabs.setTabText(1, f"Sources ({len(sources)})")
+        self._tab_text(1, f"Sources ({len(sources)})")
 
     def current_item_id(self) -> str | None:
         """The selected item's id."""

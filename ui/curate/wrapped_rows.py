@@ -2,7 +2,7 @@
 
 Curate's items list is narrow, and a subject cut to "leaf cross…" hides what the item is.
 The subject column therefore wraps its text at word boundaries, breaking a word only where it
-is wider than the column itself (:class:`WrappedTextDelegate`), so nothing is elided. Rows
+is wider than the column itself (:func:`draw_wrapped`), so nothing is elided. Rows
 must then grow to their text; making every row fit (``ResizeToContents``) measures every row
 at each reload, which at 100k items is the GUI-thread cost decision 0024 took out. So rows
 keep one line's height until they are shown: whenever the visible rows change (scroll,
@@ -24,10 +24,8 @@ from PySide6.QtCore import (
     QSize,
     QTimer,
 )
-from PySide6.QtGui import QFont, QPainter, QPalette, QTextLayout, QTextOption
+from PySide6.QtGui import QFont, QPainter, QTextLayout, QTextOption
 from PySide6.QtWidgets import (
-    QApplication,
-    QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QTableView,
@@ -52,30 +50,20 @@ def _wrapped(text: str, font: QFont, width: float) -> tuple[QTextLayout, float]:
     return layout, height
 
 
-class WrappedTextDelegate(QStyledItemDelegate):
-    """Draws a cell's text in as many lines as the column's width needs."""
+def draw_wrapped(painter: QPainter, cell: QRect, text: str, font: QFont) -> None:
+    """``text`` in ``cell`` in as many lines as its width needs, centred as one-line cells,
+    in the painter's pen (the table that draws the column calls this)."""
+    rect = cell.adjusted(MARGIN_X, MARGIN_Y, -MARGIN_X, -MARGIN_Y)
+    layout, height = _wrapped(text, font, rect.width())
+    top = rect.top() + max(0.0, (rect.height() - height) / 2)
+    painter.save()
+    painter.setClipRect(cell)
+    layout.draw(painter, QPointF(rect.left(), top))
+    painter.restore()
 
-    def paint(
-        self,
-        painter: QPainter,
-        option: QStyleOptionViewItem,
-        index: QModelIndex | QPersistentModelIndex,
-    ) -> None:
-        opt = QStyleOptionViewItem(option)
-        self.initStyleOption(opt, index)
-        text, opt.text = opt.text, ""
-        style = opt.widget.style() if opt.widget is not None else QApplication.style()
-        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
-        rect = opt.rect.adjusted(MARGIN_X, MARGIN_Y, -MARGIN_X, -MARGIN_Y)
-        layout, height = _wrapped(text, opt.font, rect.width())
-        top = rect.top() + max(0.0, (rect.height() - height) / 2)  # centred, as one-line cells
-        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
-        role = QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
-        painter.save()
-        painter.setPen(opt.palette.color(role))
-        painter.setClipRect(opt.rect)
-        layout.draw(painter, QPointF(rect.left(), top))
-        painter.restore()
+
+class WrappedTextDelegate(QStyledItemDelegate):
+    """Sizes a cell to its text wrapped at the column's width (:func:`draw_wrapped` draws it)."""
 
     def sizeHint(
         self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex

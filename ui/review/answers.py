@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QSize, Qt
-from PySide6.QtGui import QFont, QPainter, QPalette
-from PySide6.QtWidgets import QStyle, QStyledItemDelegate, QStyleOptionViewItem
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QRect, Qt
+from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPalette
 
 from labeler.scoring import MarkerScore, NameScore
 from labeler.status import ResponseStatus
 from labeler.store import Response
+from ui.one_pass_table import CellStyle, OnePassTable
 from ui.review.cells import Column, ReviewData, marker_text
 from ui.review.matrix import column_header
 from ui.review.style import FAILURE_STATUSES, HOW_TAGS, heat, tone
@@ -172,96 +172,105 @@ def _tooltip(entry: Entry) -> str:
     return "\n".join(lines)
 
 
-class AnswersDelegate(QStyledItemDelegate):
-    """Paints summary cells and coloured, tagged names."""
+def row_heights(metrics: QFontMetrics) -> tuple[int, int]:
+    """The first row's height (each column's two-line summary) and every other row's (one
+    name): the table sets them, rather than asking every cell its size."""
+    return metrics.height() * 2 + 8, metrics.height() + 8
 
-    def sizeHint(self, option: QStyleOptionViewItem, index) -> QSize:
-        entry: Entry | None = index.data(EntryRole)
-        lines = 2 if entry is not None and entry.kind == "summary" else 1
-        return QSize(170, option.fontMetrics.height() * lines + 8)
 
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index) -> None:
-        entry: Entry | None = index.data(EntryRole)
+class AnswersView(OnePassTable):
+    """Paints summary cells and coloured, tagged names, in one pass (:mod:`ui.one_pass_table`)."""
+
+    def paint_cell(
+        self,
+        painter: QPainter,
+        rect: QRect,
+        row: int,
+        column: int,
+        selected: bool,
+        style: CellStyle,
+    ) -> None:
+        model = self.model()
+        assert isinstance(model, AnswersModel)
+        entry = model.entry(row, column)
         if entry is None:
             return
-        palette = option.palette
-        rect = option.rect.adjusted(6, 0, -6, 0)
         painter.save()
-        if option.state & QStyle.StateFlag.State_Selected:
-            painter.fillRect(option.rect, palette.color(QPalette.ColorRole.AlternateBase))
+        if selected:
+            painter.fillRect(rect, style.palette.color(QPalette.ColorRole.AlternateBase))
         if entry.kind == "summary":
-            self._summary(painter, option, entry)
+            _summary(painter, rect, entry, style)
         else:
-            self._name(painter, option, rect, entry)
+            _name(painter, rect.adjusted(6, 0, -6, 0), entry, style)
         painter.restore()
 
-    def _summary(self, painter: QPainter, option: QStyleOptionViewItem, entry: Entry) -> None:
-        palette, rect = option.palette, option.rect.adjusted(1, 1, -1, -1)
-        response, score = entry.response, entry.score
-        if response is None or score is None:
-            painter.setPen(tone(palette, "missed"))
-            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, "not run")
-            return
-        failed = response.status in FAILURE_STATUSES
-        if not failed:
-            painter.fillRect(rect, heat(palette, score.f1))
-        top, bottom = rect.adjusted(6, 3, -6, 0), rect.adjusted(6, 0, -6, -3)
-        bold = QFont(option.font)
-        bold.setBold(True)
-        painter.setFont(bold)
-        painter.setPen(palette.color(QPalette.ColorRole.Text))
-        align = Qt.AlignmentFlag.AlignLeft
-        painter.drawText(top, align | Qt.AlignmentFlag.AlignTop, f"F1 {score.f1 * 100:.0f}")
-        painter.setFont(option.font)
-        markers = f"  M {entry.markers.accuracy * 100:.0f}" if entry.markers is not None else ""
-        painter.drawText(
-            top,
-            Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop,
-            f"P {score.precision * 100:.0f}  R {score.recall * 100:.0f}{markers}",
-        )
-        if failed or not response.parse_ok or not entry.counts:
-            painter.setPen(tone(palette, "failure"))
-        painter.drawText(bottom, align | Qt.AlignmentFlag.AlignBottom, summary_status(entry))
 
-    def _name(self, painter: QPainter, option: QStyleOptionViewItem, rect, entry: Entry) -> None:
-        palette, metrics = option.palette, option.fontMetrics
-        tag = {"matched": HOW_TAGS.get(entry.how, entry.how), "extra": "extra", "missed": "missed"}
-        tag_text = tag[entry.kind]
-        small = QFont(option.font)
-        small.setPointSizeF(max(6.0, option.font.pointSizeF() * 0.85))
-        tag_width = painter.fontMetrics().horizontalAdvance(tag_text) + 6 if tag_text else 0
-        name_rect = rect.adjusted(12, 0, -tag_width, 0)
-        color = tone(palette, entry.kind)
-        # a dot, then the name, then the tag, all in the outcome's colour
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(color)
-        cy = rect.center().y()
-        if entry.kind == "missed":
-            painter.setBrush(Qt.BrushStyle.NoBrush)
-            painter.setPen(color)
-        painter.drawEllipse(rect.left(), cy - 3, 6, 6)
-        font = QFont(option.font)
-        font.setItalic(entry.kind == "missed")
-        painter.setFont(font)
-        painter.setPen(color if entry.kind != "matched" else palette.color(QPalette.ColorRole.Text))
-        text = metrics.elidedText(entry.text, Qt.TextElideMode.ElideRight, name_rect.width())
-        painter.drawText(
-            name_rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, text
+def _summary(painter: QPainter, cell: QRect, entry: Entry, style: CellStyle) -> None:
+    palette, rect = style.palette, cell.adjusted(1, 1, -1, -1)
+    response, score = entry.response, entry.score
+    if response is None or score is None:
+        painter.setPen(tone(palette, "missed"))
+        painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, "not run")
+        return
+    failed = response.status in FAILURE_STATUSES
+    if not failed:
+        painter.fillRect(rect, heat(palette, score.f1))
+    top, bottom = rect.adjusted(6, 3, -6, 0), rect.adjusted(6, 0, -6, -3)
+    bold = QFont(style.font)
+    bold.setBold(True)
+    painter.setFont(bold)
+    painter.setPen(palette.color(QPalette.ColorRole.Text))
+    align = Qt.AlignmentFlag.AlignLeft
+    painter.drawText(top, align | Qt.AlignmentFlag.AlignTop, f"F1 {score.f1 * 100:.0f}")
+    painter.setFont(style.font)
+    markers = f"  M {entry.markers.accuracy * 100:.0f}" if entry.markers is not None else ""
+    painter.drawText(
+        top,
+        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignTop,
+        f"P {score.precision * 100:.0f}  R {score.recall * 100:.0f}{markers}",
+    )
+    if failed or not response.parse_ok or not entry.counts:
+        painter.setPen(tone(palette, "failure"))
+    painter.drawText(bottom, align | Qt.AlignmentFlag.AlignBottom, summary_status(entry))
+
+
+def _name(painter: QPainter, rect: QRect, entry: Entry, style: CellStyle) -> None:
+    palette, metrics = style.palette, style.metrics
+    tag = {"matched": HOW_TAGS.get(entry.how, entry.how), "extra": "extra", "missed": "missed"}
+    tag_text = tag[entry.kind]
+    small = QFont(style.font)
+    small.setPointSizeF(max(6.0, style.font.pointSizeF() * 0.85))
+    tag_width = painter.fontMetrics().horizontalAdvance(tag_text) + 6 if tag_text else 0
+    name_rect = rect.adjusted(12, 0, -tag_width, 0)
+    color = tone(palette, entry.kind)
+    # a dot, then the name, then the tag, all in the outcome's colour
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(color)
+    cy = rect.center().y()
+    if entry.kind == "missed":
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(color)
+    painter.drawEllipse(rect.left(), cy - 3, 6, 6)
+    font = QFont(style.font)
+    font.setItalic(entry.kind == "missed")
+    painter.setFont(font)
+    painter.setPen(color if entry.kind != "matched" else palette.color(QPalette.ColorRole.Text))
+    text = metrics.elidedText(entry.text, Qt.TextElideMode.ElideRight, name_rect.width())
+    painter.drawText(name_rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, text)
+    room = name_rect.width() - metrics.horizontalAdvance(text) - 6
+    if entry.hint and room > 24:  # the location hint, muted, in the space the name leaves
+        hint_rect = name_rect.adjusted(name_rect.width() - room, 0, 0, 0)
+        painter.setFont(small)
+        painter.setPen(palette.color(QPalette.ColorRole.PlaceholderText))
+        hint = painter.fontMetrics().elidedText(
+            f"@ {entry.hint}", Qt.TextElideMode.ElideRight, hint_rect.width()
         )
-        room = name_rect.width() - metrics.horizontalAdvance(text) - 6
-        if entry.hint and room > 24:  # the location hint, muted, in the space the name leaves
-            hint_rect = name_rect.adjusted(name_rect.width() - room, 0, 0, 0)
-            painter.setFont(small)
-            painter.setPen(palette.color(QPalette.ColorRole.PlaceholderText))
-            hint = painter.fontMetrics().elidedText(
-                f"@ {entry.hint}", Qt.TextElideMode.ElideRight, hint_rect.width()
-            )
-            painter.drawText(
-                hint_rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, hint
-            )
-        if tag_text:
-            painter.setFont(small)
-            painter.setPen(color)
-            painter.drawText(
-                rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, tag_text
-            )
+        painter.drawText(
+            hint_rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, hint
+        )
+    if tag_text:
+        painter.setFont(small)
+        painter.setPen(color)
+        painter.drawText(
+            rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, tag_text
+        )

@@ -1,8 +1,8 @@
 """The overview matrix: items down, model × condition across, one F1 per cell.
 
 100,000 cells must open in well under a second, so this is one
-:class:`QAbstractTableModel` painted by one delegate — no widget per cell, no
-per-cell work at a reset — over the :class:`~ui.review.cells.CellSummary` each
+:class:`QAbstractTableModel` drawn by one view in one pass (:class:`MatrixView`) — no
+widget per cell, no per-cell work at a reset — over the :class:`~ui.review.cells.CellSummary` each
 cell got on the worker that scored the project (:func:`ui.review.cells.load_review`).
 The horizontal header groups the condition columns under their model's name.
 """
@@ -19,16 +19,11 @@ from PySide6.QtCore import (
     QRect,
     Qt,
 )
-from PySide6.QtGui import QFont, QPainter, QPalette, QPolygon
-from PySide6.QtWidgets import (
-    QAbstractScrollArea,
-    QHeaderView,
-    QStyle,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
-)
+from PySide6.QtGui import QColor, QFont, QPainter, QPalette, QPolygon
+from PySide6.QtWidgets import QAbstractScrollArea, QHeaderView
 
 from labeler.status import ResponseStatus
+from ui.one_pass_table import CellStyle, OnePassTable
 from ui.review.cells import CellSummary, Column, ReviewData, marker_text
 from ui.review.style import FAILURE_STATUSES, heat, tone
 from ui.row_refresh import refresh_rows, runs
@@ -122,6 +117,12 @@ class MatrixModel(QAbstractTableModel):
     def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 - Qt signature
         return 0 if parent.isValid() else len(self.columns)
 
+    def summary(self, row: int, column: int) -> CellSummary | None:
+        """What cell (row, column) shows; None when never run (or no data)."""
+        if self.data_source is None:
+            return None
+        return self.data_source.summary(self.item_ids[row], self.columns[column])
+
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole):
         if not index.isValid() or self.data_source is None:
             return None
@@ -171,50 +172,66 @@ class MatrixModel(QAbstractTableModel):
         )
 
 
-class MatrixDelegate(QStyledItemDelegate):
-    """Paints a heat-coloured F1 (as a percentage), or the failure status, per cell."""
+class MatrixView(OnePassTable):
+    """The matrix: its visible cells drawn in one pass (:mod:`ui.one_pass_table`) straight
+    from :meth:`MatrixModel.summary`."""
 
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
-        palette = option.palette
-        rect = option.rect.adjusted(1, 1, -1, -1)
-        cell: CellSummary | None = index.data(SummaryRole)
-        painter.save()
-        if cell is None:
-            painter.setPen(tone(palette, "missed"))
-            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, "·")
-        elif cell.status in FAILURE_STATUSES:
-            painter.setPen(tone(palette, "failure"))
-            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, STATUS_LABELS[cell.status])
-        else:
-            painter.fillRect(rect, heat(palette, cell.f1))
-            painter.setPen(palette.color(QPalette.ColorRole.Text))
-            painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, f"{cell.f1 * 100:.0f}")
-            if cell.status == ResponseStatus.PARSE_ERROR or not cell.parse_ok:
-                self._corner(painter, rect, tone(palette, "failure"))
-            if cell.stale:
-                self._corner(painter, rect, tone(palette, "missed"), bottom_left=True)
-        if option.state & QStyle.StateFlag.State_Selected:
-            pen = painter.pen()
-            pen.setColor(palette.color(QPalette.ColorRole.Highlight))
-            pen.setWidth(2)
-            painter.setPen(pen)
-            painter.drawRect(rect.adjusted(1, 1, -1, -1))
-        painter.restore()
+    def paint_cell(
+        self,
+        painter: QPainter,
+        rect: QRect,
+        row: int,
+        column: int,
+        selected: bool,
+        style: CellStyle,
+    ) -> None:
+        model = self.model()
+        assert isinstance(model, MatrixModel)
+        paint_cell(painter, rect, model.summary(row, column), style.palette, selected)
 
-    @staticmethod
-    def _corner(painter: QPainter, rect: QRect, color, bottom_left: bool = False) -> None:
-        """A small triangle marking the cell: top-right, the answer did not parse cleanly;
-        bottom-left, the answer is stale."""
-        size = 7
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(color)
-        if bottom_left:
-            b = rect.bottomLeft()
-            points = [b, QPoint(b.x() + size, b.y()), QPoint(b.x(), b.y() - size)]
-        else:
-            r = rect.topRight()
-            points = [r, QPoint(r.x() - size, r.y()), QPoint(r.x(), r.y() + size)]
-        painter.drawPolygon(QPolygon(points))
+
+def paint_cell(
+    painter: QPainter, rect: QRect, cell: CellSummary | None, palette: QPalette, selected: bool
+) -> None:
+    """One matrix cell: a heat-coloured F1 (as a percentage), or the failure status."""
+    rect = rect.adjusted(1, 1, -1, -1)
+    painter.save()
+    if cell is None:
+        painter.setPen(tone(palette, "missed"))
+        painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, "·")
+    elif cell.status in FAILURE_STATUSES:
+        painter.setPen(tone(palette, "failure"))
+        painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, STATUS_LABELS[cell.status])
+    else:
+        painter.fillRect(rect, heat(palette, cell.f1))
+        painter.setPen(palette.color(QPalette.ColorRole.Text))
+        painter.drawText(rect, Qt.AlignmentFlag.AlignCenter, f"{cell.f1 * 100:.0f}")
+        if cell.status == ResponseStatus.PARSE_ERROR or not cell.parse_ok:
+            _corner(painter, rect, tone(palette, "failure"))
+        if cell.stale:
+            _corner(painter, rect, tone(palette, "missed"), bottom_left=True)
+    if selected:
+        pen = painter.pen()
+        pen.setColor(palette.color(QPalette.ColorRole.Highlight))
+        pen.setWidth(2)
+        painter.setPen(pen)
+        painter.drawRect(rect.adjusted(1, 1, -1, -1))
+    painter.restore()
+
+
+def _corner(painter: QPainter, rect: QRect, color: QColor, bottom_left: bool = False) -> None:
+    """A small triangle marking the cell: top-right, the answer did not parse cleanly;
+    bottom-left, the answer is stale."""
+    size = 7
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(color)
+    if bottom_left:
+        b = rect.bottomLeft()
+        points = [b, QPoint(b.x() + size, b.y()), QPoint(b.x(), b.y() - size)]
+    else:
+        r = rect.topRight()
+        points = [r, QPoint(r.x() - size, r.y()), QPoint(r.x(), r.y() + size)]
+    painter.drawPolygon(QPolygon(points))
 
 
 class GroupedHeader(QHeaderView):

@@ -34,7 +34,7 @@ from ui import workers
 from ui.errors import show_error
 from ui.lexicon.commands import promote
 from ui.review.agreement import AgreementPanel
-from ui.review.answers import AnswersDelegate, AnswersModel, Entry
+from ui.review.answers import AnswersModel, AnswersView, Entry, row_heights
 from ui.review.cells import (
     FILTERS,
     Column,
@@ -47,7 +47,7 @@ from ui.review.cells import (
 from ui.review.decisions import DecisionPanel
 from ui.review.details import response_html
 from ui.review.figure import FigurePanel
-from ui.review.matrix import GroupedHeader, MatrixDelegate, MatrixModel
+from ui.review.matrix import GroupedHeader, MatrixModel, MatrixView
 from ui.review.slots_overlay import SlotOverlay
 from ui.session import Session
 from ui.shortcuts import ShortcutRegistry
@@ -89,24 +89,26 @@ class ReviewView(QWidget):
         self.next_button.setToolTip("Next item (J or Page Down)")
 
         self.matrix_model = MatrixModel(self)
-        self.matrix = QTableView()
+        self.matrix = MatrixView()
         self.matrix.setModel(self.matrix_model)
         self.matrix.setHorizontalHeader(GroupedHeader(self.matrix))
-        self.matrix.setItemDelegate(MatrixDelegate(self.matrix))
+        self.matrix.setShowGrid(False)
         self.matrix.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.matrix.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectItems)
-        self.matrix.setShowGrid(False)
         self._fixed_sizes(self.matrix, CELL_WIDTH)
         self.matrix.verticalHeader().setFixedWidth(200)
 
         self.answers_model = AnswersModel(self)
-        self.answers = QTableView()
+        self.answers = AnswersView()
         self.answers.setModel(self.answers_model)
         self.answers.setHorizontalHeader(GroupedHeader(self.answers))
-        self.answers.setItemDelegate(AnswersDelegate(self.answers))
         self.answers.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.answers.verticalHeader().hide()
         self.answers.setShowGrid(False)
+        self.answers.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.answers.verticalHeader().setDefaultSectionSize(
+            row_heights(self.answers.fontMetrics())[1]
+        )
         self.answers.horizontalHeader().setDefaultSectionSize(ANSWER_WIDTH)
         self.answers.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
 
@@ -406,7 +408,8 @@ class ReviewView(QWidget):
 
     def _show_answers(self) -> None:
         self.answers_model.show(self.data, self.answers_model.item_id, self._answer_columns())
-        self.answers.resizeRowsToContents()
+        if self.answers_model.rowCount():  # the summaries' row; the names' rows hold one line
+            self.answers.setRowHeight(0, row_heights(self.answers.fontMetrics())[0])
 
     def _show_details(self, column: Column) -> None:
         item_id, project = self.current_item_id(), self.session.project
