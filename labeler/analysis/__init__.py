@@ -9,8 +9,8 @@ Which rows are in the frame is not decided here: callers pass the cells that
 count (:func:`labeler.results.counted_results`, or an export's results.jsonl,
 which holds only those).
 
-What lives where (callers import from here; the modules only point down,
-``auditing`` → ``metrics``, and ``render`` reads neither):
+What lives where (callers import from here; the modules only point down:
+``auditing`` reads ``metrics``, ``render`` takes their results as plain data):
 
 - :mod:`~labeler.analysis.metrics` — the card's numbers: mean F1, the results table,
   paired bootstrap CIs, items paired, marker accuracy, declines;
