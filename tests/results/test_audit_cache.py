@@ -2,8 +2,9 @@
 
 ``labeler report`` runs in-process on a real project; the audits' two per-item computations
 (:func:`labeler.analysis.consensus_records`, :func:`labeler.analysis.shuffled_pair_scores`)
-are wrapped — still computing — to record which items each report computed. Every report is
-compared with a from-scratch one: the same project with its audit cache emptied.
+are wrapped where they are called (:mod:`labeler.analysis.auditing`) — still computing — to
+record which items each report computed. Every report is compared with a from-scratch one: the
+same project with its audit cache emptied.
 """
 
 import sqlite3
@@ -11,7 +12,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-import labeler.analysis as analysis
+import labeler.analysis.auditing as auditing
 import labeler.results.audits as audit_cache
 from labeler.cli import main
 from labeler.scoring import scoring_version
@@ -78,13 +79,13 @@ def computed(monkeypatch):
     """``{kind: [items computed, per call]}`` of the audits' real per-item computations."""
     calls: dict[str, list[set[str]]] = {"consensus": [], "shuffled": []}
     for kind, name in (("consensus", "consensus_records"), ("shuffled", "shuffled_pair_scores")):
-        real = getattr(analysis, name)
+        real = getattr(auditing, name)
 
         def counting(inputs, lexicon=None, real=real, kind=kind):
             calls[kind].append(set(inputs))
             return real(inputs, lexicon)
 
-        monkeypatch.setattr(analysis, name, counting)
+        monkeypatch.setattr(auditing, name, counting)
     return calls
 
 
@@ -114,7 +115,7 @@ def items_computed(calls):
 
 def other_of(item_id):
     """The item whose key ``item_id``'s answers are scored against (the report's pairing)."""
-    return analysis.derangement(sorted(KEYS))[item_id]
+    return auditing.derangement(sorted(KEYS))[item_id]
 
 
 @pytest.mark.parametrize("folder", ["sqlite", "postgresql"], indirect=True)
@@ -216,7 +217,7 @@ def test_a_new_item_re_pairs_and_recomputes_only_the_changed_pairs(folder, capsy
         project.items.add(NewItem(item_id="bone", key=[KeyEntry("Femur"), KeyEntry("Marrow")]))
         for model in MODELS:
             record(project, "bone", model, "told", ["femur", "marrow"])
-    after = analysis.derangement(sorted([*KEYS, "bone"]))
+    after = auditing.derangement(sorted([*KEYS, "bone"]))
     changed = {i for i in KEYS if after[i] != before[i]} | {"bone"}
     out = report(folder, capsys)
     assert items_computed(computed) == {"consensus": {"bone"}, "shuffled": changed}

@@ -1,9 +1,10 @@
 """The scorer as it was before the speed work: the differential tests' oracle.
 
-A verbatim copy of the straightforward matcher (token-by-token edge search per
-answer, union-find classes, bipartite step), minus its caches: every call
-profiles its names and prepares its key from scratch, so it shares no state
-with :mod:`labeler.scoring.cache` and cannot hide a caching bug there.
+A copy of the straightforward matcher (token-by-token edge search per answer,
+bipartite step), minus its caches: every call profiles its names and prepares
+its key from scratch, so it shares no state with :mod:`labeler.scoring.cache`
+and cannot hide a caching bug there. Its equivalence classes are a pairwise
+flood fill, not a copy of :mod:`labeler.scoring.classes`' union-find.
 """
 
 from __future__ import annotations
@@ -84,44 +85,31 @@ class _Side:
                 self.fuzzy[name.fuzzy_prefix].append((cls, name.raw, name.norm, name.groups))
 
 
-def _classes(names: Sequence[_Name]) -> tuple[Sequence[int], list[str]]:
+def _classes(names: Sequence[_Name]) -> tuple[list[int], list[str]]:
     """Equivalence class per name and each class's first surface.
 
-    Classes are the connected components of "shares an equivalence token"
-    (normalised form, singular reading or lexicon group), so the count does
-    not depend on order even for chains like ``atrium ~ atria ~ atrion``.
-    Classes are numbered by first appearance. The common case (no two names
-    equivalent) costs one C-level disjointness test per name.
+    Two names are in one class when a chain of names, each sharing an equivalence
+    token (normalised form, singular reading or lexicon group) with the next, links
+    them. Written independently of the scorer's union-find: a plain flood fill that
+    compares every pair of names, numbering classes by their first name.
     """
-    owner: dict[str | int, int] = {}
-    parent: list[int] | None = None
-    for i, name in enumerate(names):
-        if owner.keys().isdisjoint(name.equivalent):
-            owner.update(dict.fromkeys(name.equivalent, i))
-            continue
-        parent = parent or list(range(len(names)))
-        for token in name.equivalent:
-            a, b = _root(parent, owner.setdefault(token, i)), _root(parent, i)
-            parent[max(a, b)] = min(a, b)
-    if parent is None:
-        return range(len(names)), [n.raw for n in names]
-    number: dict[int, int] = {}
+    tokens = [set(name.equivalent) for name in names]
+    class_of = [-1] * len(names)
     reps: list[str] = []
-    class_of = []
-    for i, name in enumerate(names):
-        root = _root(parent, i)
-        if root not in number:
-            number[root] = len(reps)
-            reps.append(name.raw)
-        class_of.append(number[root])
+    for first in range(len(names)):
+        if class_of[first] != -1:
+            continue
+        number = len(reps)
+        reps.append(names[first].raw)
+        class_of[first] = number
+        reached = [first]
+        while reached:
+            i = reached.pop()
+            for j in range(len(names)):
+                if class_of[j] == -1 and tokens[i] & tokens[j]:
+                    class_of[j] = number
+                    reached.append(j)
     return class_of, reps
-
-
-def _root(parent: list[int], i: int) -> int:
-    while parent[i] != i:
-        parent[i] = parent[parent[i]]
-        i = parent[i]
-    return i
 
 
 def _vetoed(distinct: frozenset[tuple[int, int]], a: frozenset[int], b: frozenset[int]) -> bool:

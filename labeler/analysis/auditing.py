@@ -1,23 +1,14 @@
-"""The BLINDSPOT analysis over a results DataFrame (one row per item × model × condition).
+"""The report's audits: consensus names, the shuffled-key control, and :func:`audits`.
 
-Input columns: ``item_id, model, condition, f1`` and, for the functions that
-need names, ``predicted_names, key_names``; ``raw_text`` is optional (decline
-rate). Everything here is a pure function of the frame, so the CLI, the GUI
-and export produce the same numbers. Conventions follow the dataset card:
-F1 in percent, ``grounded = told − no-image`` in percentage *points*,
-``recited = no-image ÷ told`` as a *percentage*; a condition that was not run
-is NaN (shown as ``—``), never zero, and so is a share whose ``told`` is 0.
-
-Which rows are in the frame is not decided here: callers pass the cells that
-count (:func:`labeler.results.counted_results`, or an export's results.jsonl,
-which holds only those).
+Consensus names and the shuffled-key control score every answer again, per item; a
+keeper (:class:`AuditKeeper`) may hand back the per-item values it kept from an
+earlier report. :func:`audits` gathers them, with the metrics' decline rate, marker
+accuracy and paired items, as plain JSON-shaped data that rendering reads.
 """
 
 from __future__ import annotations
 
 import json
-import re
-import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -27,175 +18,20 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 import numpy as np
 import pandas as pd
 
+from labeler.analysis.metrics import (
+    decline_rate,
+    marker_table,
+    mean_f1,
+    paired_items,
+    require_columns,
+)
 from labeler.prompts import CONDITIONS
-from labeler.results_table import TABLE_COLUMNS as TABLE_COLUMNS  # re-exported for the views
-from labeler.results_table import TableRow, cell_text, json_models, json_number, markdown_lines
-from labeler.results_table import results_table as plain_table
+from labeler.results_table import json_number
 from labeler.scoring.bulk import collector_paused
-from labeler.scoring.flags import item_flags as item_flags  # re-exported: the rule lives below
-from labeler.scoring.flags import item_summary as item_summary
 from labeler.scoring.match import equivalence_classes, score_counts_many
 
 if TYPE_CHECKING:
     from labeler.lexicon import Lexicon
-
-_TOLD, _NO_IMAGE = CONDITIONS.index("told"), CONDITIONS.index("no-image")
-
-#: Answers that refuse, or say there is no image to look at.
-DECLINE_RE = re.compile(
-    r"(?:cannot|can['’]t|can ?not|unable to|not able to)\s+(?:\w+\s+){0,3}?"
-    r"(?:see|view|identify|label|access|determine|help|assist|comply|provide|answer|analy[sz]e)"
-    r"|\bi(?:['’]m| am) sorry\b"
-    r"|\bno (?:image|diagram|figure|picture)\b"
-    r"|without (?:the|an|seeing the) (?:image|diagram|figure)"
-    r"|(?:image|diagram|figure|picture) (?:is|was|has not been|hasn['’]t been|wasn['’]t|isn['’]t) "
-    r"(?:not )?(?:provided|attached|included|shared|visible|available)"
-    r"|(?:don['’]t|do not) see (?:an?|the|any) (?:image|diagram|figure|picture)",
-    re.IGNORECASE,
-)
-
-
-def _require(df: pd.DataFrame, *columns: str) -> None:
-    missing = [c for c in columns if c not in df.columns]
-    if missing:
-        raise ValueError(f"results are missing column(s): {', '.join(missing)}")
-
-
-def mean_f1(df: pd.DataFrame) -> pd.DataFrame:
-    """Mean F1 (%) per model (rows) × condition (columns, all four, NaN if not run)."""
-    _require(df, "model", "condition", "f1")
-    table = df.pivot_table(index="model", columns="condition", values="f1", aggfunc="mean")
-    return (table * 100).reindex(columns=list(CONDITIONS))
-
-
-def paired_items(df: pd.DataFrame) -> pd.Series:
-    """Per model: how many items have both a told and a no-image row (what grounded pairs)."""
-    _require(df, "item_id", "model", "condition")
-    pair = df[df["condition"].isin(("told", "no-image"))]
-    both = pair.groupby(["model", "item_id"])["condition"].nunique() == 2
-    counts = both.groupby(level="model").sum() if len(both) else pd.Series(dtype=int)
-    return counts.reindex(df["model"].unique(), fill_value=0).astype(int)
-
-
-def results_table(df: pd.DataFrame) -> list[TableRow]:
-    """The card's results table over a results frame (:func:`labeler.results_table.results_table`:
-    plain Python, exact sums, the rows the card renders)."""
-    _require(df, "item_id", "model", "condition", "f1")
-    columns = (df[c].tolist() for c in ("item_id", "model", "condition", "f1"))
-    return plain_table(zip(*columns, strict=True))
-
-
-def bootstrap_ci(
-    df: pd.DataFrame, n_boot: int = 2000, seed: int = 0, level: float = 0.95
-) -> pd.DataFrame:
-    """Paired bootstrap CIs over items, per model: each condition's mean and ``grounded``.
-
-    Items are resampled once per replicate and the same draw is used for every
-    condition, so ``grounded`` keeps each item's told/no-image pairing (only
-    items run under both count for it). Seeded: the same call gives the same CIs.
-    Columns: ``model, metric, estimate, lo, hi`` (F1 in %, grounded in points).
-
-    Per model (in sorted order) one ``n_boot × n_items`` index matrix is drawn from
-    one generator seeded with ``seed`` — the draws this function has always made.
-    A replicate's mean is then a weighted mean, each item weighted by how many
-    times it was drawn: one matrix product (:func:`_resampled_means`) instead of
-    materialising ``n_boot × n_items`` copies of the scores (at 100k answers the
-    copies cost seconds; the product, milliseconds).
-    """
-    _require(df, "item_id", "model", "condition", "f1")
-    rng = np.random.default_rng(seed)
-    # one pivot for every model: index (model, item_id), sorted as each model's own would be
-    wide_all = df.pivot_table(
-        index=["model", "item_id"], columns="condition", values="f1", aggfunc="mean"
-    ).reindex(columns=list(CONDITIONS))
-    records = []
-    for model, wide in wide_all.groupby(level="model", sort=True):
-        scores = wide.to_numpy(dtype=float) * 100
-        matrix = np.column_stack([scores, scores[:, _TOLD] - scores[:, _NO_IMAGE]])  # grounded
-        estimates, lo, hi = paired_bootstrap(matrix, rng, n_boot, level)
-        for j, metric in enumerate((*CONDITIONS, "grounded")):
-            records.append((model, metric, estimates[j], lo[j], hi[j]))
-    return pd.DataFrame.from_records(records, columns=["model", "metric", "estimate", "lo", "hi"])
-
-
-def paired_bootstrap(
-    matrix: np.ndarray, rng: np.random.Generator, n_boot: int = 2000, level: float = 0.95
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Column means of ``matrix`` (items × metrics, NaN: not run) and their bootstrap CI.
-
-    Rows (items) are resampled once per replicate for every column together, so a column
-    that is a per-item difference keeps its pairing. Returns ``(estimates, lo, hi)``.
-    """
-    tail = (1 - level) / 2 * 100
-    draws = rng.integers(0, len(matrix), size=(n_boot, len(matrix)))
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN columns: condition not run
-        sampled = _resampled_means(matrix, draws)
-        estimates = np.nanmean(matrix, axis=0)
-        lo, hi = np.nanpercentile(sampled, [tail, 100 - tail], axis=0)
-    return estimates, lo, hi
-
-
-def _resampled_means(matrix: np.ndarray, draws: np.ndarray) -> np.ndarray:
-    """``nanmean(matrix[draws], axis=1)`` without building it: one row per replicate.
-
-    ``counts[b, i]`` is how often replicate ``b`` drew item ``i``; the replicate's
-    mean of a column is the count-weighted sum of its known values over the
-    count of known values drawn (NaN, as ``nanmean``, when none was drawn).
-    """
-    n_boot, n_items = draws.shape
-    offsets = draws + (np.arange(n_boot) * n_items)[:, None]
-    counts = np.bincount(offsets.ravel(), minlength=n_boot * n_items).reshape(n_boot, n_items)
-    counts = counts.astype(float)
-    known = ~np.isnan(matrix)
-    return (counts @ np.where(known, matrix, 0.0)) / (counts @ known.astype(float))
-
-
-def marker_table(df: pd.DataFrame) -> pd.DataFrame | None:
-    """Mean marker accuracy (%) per model × condition over the rows of items with markers.
-
-    ``marker_accuracy`` is 0–1 on rows whose item has named markers and NaN (or
-    None) elsewhere; ``None`` when no row has it (an export's results.jsonl does
-    not carry the location hints it needs, so the report needs the project).
-    """
-    if "marker_accuracy" not in df.columns:
-        return None
-    marked = df[pd.to_numeric(df["marker_accuracy"], errors="coerce").notna()]
-    if marked.empty:
-        return None
-    table = marked.assign(_acc=marked["marker_accuracy"].astype(float) * 100).pivot_table(
-        index="model", columns="condition", values="_acc", aggfunc="mean"
-    )
-    return table.reindex(columns=list(CONDITIONS))
-
-
-def declined(df: pd.DataFrame) -> pd.Series:
-    """Per row: did the answer decline?
-
-    With ``raw_text`` the decline regex decides (an empty answer can also be a
-    truncated one — the readout audit's lesson — so emptiness alone is not a
-    decline when the text is known). Without raw text the only evidence is an
-    empty prediction, used as a proxy.
-    """
-    empty = df["predicted_names"].map(lambda v: not v) if "predicted_names" in df else None
-    if "raw_text" in df.columns:
-        text = df["raw_text"]
-        by_text = text.map(lambda t: bool(DECLINE_RE.search(t)) if isinstance(t, str) else False)
-        if empty is None:
-            return by_text
-        return by_text.where(text.map(lambda t: isinstance(t, str)), empty)
-    if empty is None:
-        raise ValueError("decline rate needs 'raw_text' or 'predicted_names'")
-    return empty
-
-
-def decline_rate(df: pd.DataFrame) -> pd.DataFrame:
-    """Share of answers that decline (%), per model × condition."""
-    flagged = df.assign(_declined=declined(df).astype(float) * 100)
-    table = flagged.pivot_table(
-        index="model", columns="condition", values="_declined", aggfunc="mean"
-    )
-    return table.reindex(columns=list(CONDITIONS))
 
 
 #: One item's value of an audit, JSON-shaped (a keeper stores it as JSON and reads it back).
@@ -272,7 +108,7 @@ def consensus_names(
     Each item's records are a function of its key and answers alone
     (:func:`consensus_records`), so a ``keeper`` may supply the ones it kept.
     """
-    _require(df, "item_id", "model", "predicted_names", "key_names")
+    require_columns(df, "item_id", "model", "predicted_names", "key_names")
     columns = (df[c].tolist() for c in ("item_id", "model", "predicted_names"))
     keys = _first_keys(df)
     rows: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
@@ -351,7 +187,8 @@ def _names_tuple(names: Sequence[str] | None) -> tuple[str, ...]:
 
 def _first_keys(df: pd.DataFrame) -> dict[str, Sequence[str]]:
     """item → its key's names (the first row's: every row of an item carries the same key)."""
-    return df.groupby("item_id")["key_names"].first().to_dict()
+    keys: dict[str, Sequence[str]] = df.groupby("item_id")["key_names"].first().to_dict()
+    return keys
 
 
 def consensus_absent_share(df: pd.DataFrame, lexicon: Lexicon | None = None) -> float:
@@ -363,7 +200,7 @@ def _absent_share(names: pd.DataFrame) -> float:
     return float((~names["in_key"]).mean() * 100) if len(names) else float("nan")
 
 
-def derangement(items: list, seed: int = 0) -> dict:
+def derangement(items: list[str], seed: int = 0) -> dict[str, str]:
     """A seeded map item → another item, no item mapped to itself (Sattolo's cycle)."""
     if len(items) < 2:
         raise ValueError("the shuffled-key control needs at least two items")
@@ -447,7 +284,7 @@ def shuffled_key_scores(
     Each item's scores are a function of its distinct answers and the key it is paired
     with (:func:`shuffled_pair_scores`), so a ``keeper`` may supply the ones it kept.
     """
-    _require(df, "item_id", "model", "condition", "predicted_names", "key_names")
+    require_columns(df, "item_id", "model", "condition", "predicted_names", "key_names")
     keys = _first_keys(df)
     other = derangement(sorted(keys), seed)
     # each row as (item, the number of its answer among the item's distinct answers)
@@ -517,7 +354,7 @@ def audits(
     lexicon: Lexicon | None = None,
     seed: int = 0,
     keeper: AuditKeeper | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """The card's audits, as plain data: what ``labeler report`` prints after the table.
 
     ``decline_rate`` (finding 6) maps model → condition → % of answers that
@@ -540,7 +377,7 @@ def audits(
 
 def _audits(
     df: pd.DataFrame, lexicon: Lexicon | None, seed: int, keeper: AuditKeeper | None
-) -> dict:
+) -> dict[str, Any]:
     has_names = {"predicted_names", "key_names"} <= set(df.columns)
     can_decline = "raw_text" in df.columns or "predicted_names" in df.columns
     consensus = consensus_names(df, lexicon, keeper) if has_names else None
@@ -569,95 +406,3 @@ def _nested(table: pd.DataFrame) -> dict[str, dict[str, float | None]]:
         str(model): {c: json_number(row[c]) for c in CONDITIONS}
         for model, row in table.reindex(columns=list(CONDITIONS)).iterrows()
     }
-
-
-# -- rendering -------------------------------------------------------------------
-
-
-def render_markdown(table: Sequence[TableRow], audit: dict | None = None) -> str:
-    """The card's markdown table (:func:`labeler.results_table.markdown_lines`), followed by
-    an "Audits" section when ``audit`` (from :func:`audits`) is given."""
-    lines = markdown_lines(table)
-    if audit is not None:
-        lines += _audit_lines(audit)
-    return "\n".join(lines) + "\n"
-
-
-def _audit_lines(audit: dict) -> list[str]:
-    paired = ", ".join(f"{m} {n}" for m, n in audit["paired_items"].items())
-    lines = [
-        "",
-        f"grounded and recited compare told with no-image on the same items; items paired: "
-        f"{paired or 'none'}",
-        "",
-        "Marker accuracy — % of the key's marker letters given the right name "
-        "(items with markers):",
-        "",
-    ]
-    markers = audit["marker_accuracy"]
-    lines += _condition_table(markers) if markers else ["(no item with markers, or no project)"]
-    lines += ["", "## Audits", ""]
-    share = audit["consensus_absent_share"]
-    sections = (
-        (
-            "Decline rate — % of answers that refuse or say there is no image",
-            "decline_rate",
-            "(needs answer names or raw text)",
-        ),
-        (
-            "Shuffled-key control — scorer F1 against another item's key beyond the names the "
-            "two keys literally share (a sound scorer is near 0)",
-            "shuffled_key_control",
-            "(needs answer names and at least two items)",
-        ),
-        (
-            "Shared vocabulary — literal-name F1 against another item's key (dataset overlap, "
-            "not a scorer fault)",
-            "shuffled_key_overlap",
-            "(needs answer names and at least two items)",
-        ),
-    )
-    for title, name, missing in sections:
-        lines += [f"{title}:", ""]
-        lines += _condition_table(audit[name]) if audit[name] else [missing]
-        lines.append("")
-    consensus = (
-        "(needs answer names)"
-        if audit["consensus_names"] is None
-        else (
-            f"{cell_text(share, 'recited')} of {audit['consensus_names']} names given by ≥ 2 models"
-        )
-    )
-    lines.append(f"Consensus names absent from the key: {consensus}")
-    return lines
-
-
-def _condition_table(values: dict[str, dict[str, float | None]]) -> list[str]:
-    lines = ["| Model | " + " | ".join(CONDITIONS) + " |", "|" + "---|" * (len(CONDITIONS) + 1)]
-    for model, row in values.items():
-        cells = [cell_text(row[c], c) for c in CONDITIONS]
-        lines.append(f"| {model} | " + " | ".join(cells) + " |")
-    return lines
-
-
-def render_json(
-    table: Sequence[TableRow], cis: pd.DataFrame | None = None, audit: dict | None = None
-) -> str:
-    """Strict JSON (no NaN/Infinity): ``{"models": [...], "audits": {...}}``.
-
-    ``models`` has one object per table row; ``ci`` maps each condition and
-    grounded to [lo, hi]. ``audits`` (from :func:`audits`) is present when given.
-    Undefined numbers are ``null``.
-    """
-    models: list[dict] = json_models(table)
-    if cis is not None:
-        for entry in models:
-            mine = cis[cis["model"] == entry["model"]]
-            entry["ci"] = {
-                m: None if json_number(lo) is None else [json_number(lo), json_number(hi)]
-                for m, lo, hi in zip(mine["metric"], mine["lo"], mine["hi"], strict=True)
-            }
-    out: dict = {"models": models}
-    if audit is not None:
-        out["audits"] = audit
-    return json.dumps(out, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
