@@ -20,6 +20,17 @@ from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QTableView
 
 
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where a cell is drawn: its rectangle (viewport coordinates), row and column, and
+    whether it is selected."""
+
+    rect: QRect
+    row: int
+    column: int
+    selected: bool
+
+
 @dataclass(frozen=True)
 class CellStyle:
     """What drawing a cell needs from its view, read once per repaint."""
@@ -53,18 +64,10 @@ class OnePassTable(QTableView):
         for row in range(first_row, last_row + 1):
             y, height = self.rowViewportPosition(row), self.rowHeight(row)
             for column, x, width in spans:
-                rect = QRect(x, y, width, height)
-                self.paint_cell(painter, rect, row, column, (row, column) in selected, style)
+                place = Place(QRect(x, y, width, height), row, column, (row, column) in selected)
+                self.paint_cell(painter, place, style)
         painter.end()
 
-    def paint_cell(
-        self,
-        painter: QPainter,
-        rect: QRect,
-        row: int,
-        column: int,
-        selected: bool,
-        style: CellStyle,
-    ) -> None:
-        """Draw cell (row, column) in ``rect`` (viewport coordinates)."""
+    def paint_cell(self, painter: QPainter, place: Place, style: CellStyle) -> None:
+        """Draw one cell at ``place``."""
         raise NotImplementedError

@@ -10,12 +10,12 @@ highlight colour, the status in its colour, and the subject wrapped whole
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QStyle, QStyleOption
 
 from ui.curate.wrapped_rows import draw_wrapped
-from ui.one_pass_table import CellStyle, OnePassTable
+from ui.one_pass_table import CellStyle, OnePassTable, Place
 
 
 class ItemsTable(OnePassTable):
@@ -33,16 +33,8 @@ class ItemsTable(OnePassTable):
         self._grid = QColor.fromRgba(hint & 0xFFFFFFFF)  # the colour Qt's own grid uses
         super().paintEvent(event)
 
-    def paint_cell(
-        self,
-        painter: QPainter,
-        rect: QRect,
-        row: int,
-        column: int,
-        selected: bool,
-        style: CellStyle,
-    ) -> None:
-        model = self.model()
+    def paint_cell(self, painter: QPainter, place: Place, style: CellStyle) -> None:
+        model, rect, row, column = self.model(), place.rect, place.row, place.column
         text_rect = rect
         if self.showGrid():  # as Qt's: one pixel off the right and bottom, lines there
             text_rect = rect.adjusted(0, 0, -1, -1)
@@ -53,18 +45,16 @@ class ItemsTable(OnePassTable):
         group = (
             QPalette.ColorGroup.Active if self.isActiveWindow() else QPalette.ColorGroup.Inactive
         )
-        if selected:
+        if place.selected:
             painter.fillRect(text_rect, palette.color(group, QPalette.ColorRole.Highlight))
         elif self.alternatingRowColors() and row % 2:
             painter.fillRect(text_rect, palette.color(group, QPalette.ColorRole.AlternateBase))
         index = model.index(row, column)
         colour = model.data(index, Qt.ItemDataRole.ForegroundRole)
-        if selected:
-            painter.setPen(palette.color(group, QPalette.ColorRole.HighlightedText))
-        else:
-            painter.setPen(
-                colour if colour is not None else palette.color(group, QPalette.ColorRole.Text)
-            )
+        if place.selected or colour is None:
+            role = QPalette.ColorRole.HighlightedText if place.selected else QPalette.ColorRole.Text
+            colour = palette.color(group, role)
+        painter.setPen(colour)
         text = str(model.data(index, Qt.ItemDataRole.DisplayRole) or "")
         if column == self.wrapped:
             draw_wrapped(painter, text_rect, text, style.font)

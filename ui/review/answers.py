@@ -19,7 +19,7 @@ from PySide6.QtGui import QFont, QFontMetrics, QPainter, QPalette
 from labeler.scoring import MarkerScore, NameScore
 from labeler.status import ResponseStatus
 from labeler.store import Response
-from ui.one_pass_table import CellStyle, OnePassTable
+from ui.one_pass_table import CellStyle, OnePassTable, Place
 from ui.review.cells import Column, ReviewData, marker_text
 from ui.review.matrix import column_header
 from ui.review.style import FAILURE_STATUSES, HOW_TAGS, heat, tone
@@ -181,22 +181,14 @@ def row_heights(metrics: QFontMetrics) -> tuple[int, int]:
 class AnswersView(OnePassTable):
     """Paints summary cells and coloured, tagged names, in one pass (:mod:`ui.one_pass_table`)."""
 
-    def paint_cell(
-        self,
-        painter: QPainter,
-        rect: QRect,
-        row: int,
-        column: int,
-        selected: bool,
-        style: CellStyle,
-    ) -> None:
+    def paint_cell(self, painter: QPainter, place: Place, style: CellStyle) -> None:
         model = self.model()
         assert isinstance(model, AnswersModel)
-        entry = model.entry(row, column)
+        entry, rect = model.entry(place.row, place.column), place.rect
         if entry is None:
             return
         painter.save()
-        if selected:
+        if place.selected:
             painter.fillRect(rect, style.palette.color(QPalette.ColorRole.AlternateBase))
         if entry.kind == "summary":
             _summary(painter, rect, entry, style)

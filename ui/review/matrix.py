@@ -23,7 +23,7 @@ from PySide6.QtGui import QColor, QFont, QPainter, QPalette, QPolygon
 from PySide6.QtWidgets import QAbstractScrollArea, QHeaderView
 
 from labeler.status import ResponseStatus
-from ui.one_pass_table import CellStyle, OnePassTable
+from ui.one_pass_table import CellStyle, OnePassTable, Place
 from ui.review.cells import CellSummary, Column, ReviewData, marker_text
 from ui.review.style import FAILURE_STATUSES, heat, tone
 from ui.row_refresh import refresh_rows, runs
@@ -176,18 +176,11 @@ class MatrixView(OnePassTable):
     """The matrix: its visible cells drawn in one pass (:mod:`ui.one_pass_table`) straight
     from :meth:`MatrixModel.summary`."""
 
-    def paint_cell(
-        self,
-        painter: QPainter,
-        rect: QRect,
-        row: int,
-        column: int,
-        selected: bool,
-        style: CellStyle,
-    ) -> None:
+    def paint_cell(self, painter: QPainter, place: Place, style: CellStyle) -> None:
         model = self.model()
         assert isinstance(model, MatrixModel)
-        paint_cell(painter, rect, model.summary(row, column), style.palette, selected)
+        cell = model.summary(place.row, place.column)
+        paint_cell(painter, place.rect, cell, style.palette, place.selected)
 
 
 def paint_cell(
