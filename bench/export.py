@@ -146,6 +146,27 @@ At 100k the CPU difference (≈ 1 s, the import) is inside this machine's noise;
 (−107 MiB) is not. Peak RSS of
 the 10k/100k report: 197 / 628–640 MiB either way. The report still imports pandas (bootstrap
 CIs, slot table, audits), so it does not move.
+
+export2 (2026-12-02): items.jsonl's terms come from each item's own rows layered over the
+global lexicon indexed once (``labeler.export.terms``: a small union-find over the global
+groups and new readings the item's rows touch; no ``Lexicon`` or ``LexiconTerms`` per item,
+the item's lexicon built only for an unanswered item's ``n_key``); ``cell_columns`` parses
+the cached results' ``p``/``e``/``s`` heads 10,000 at a time as one JSON array; items.jsonl's
+maps and lexicon rows are checked in C-level passes. Every file byte-identical (``diff -r``:
+10k plain and ``--include-slots``, 100k plain and ``--private``). A fresh ``labeler export``
+per run on a copy of a scores-cached ``answers-100000-schema16``, main 1f67387 and export2
+alternately, CPU s = user + sys (× the floor measured on that run's output), load 1.1-2.1:
+
+==============  =================================  =================================
+100k, cached    before (main 1f67387)              after (export2)
+==============  =================================  =================================
+CPU s           11.49 / 12.02 / 14.67 (5.4-7.6x)   9.39 / 10.60 / 12.95 (4.7-5.1x)
+peak RSS        501-502 MiB                        420 MiB
+==============  =================================  =================================
+
+In process under cProfile: ``item_rows`` 9.0 -> 2.7 s, ``cell_columns`` 7.1 -> 4.1 s,
+``validate_items`` 1.4 -> 0.55 s. Still above 3x: the cells' query (``fetchall`` ≈0.9 s),
+the results stream (encode, check, leak search ≈3 s), interpreter start and imports.
 """
 
 from __future__ import annotations

@@ -269,7 +269,7 @@ class Lexicon:
         item's rows are indexed, on top of this lexicon's index (:meth:`_Index.layered`).
         """
         rows = _checked(item_rows)
-        extra = [r for r in rows if self._key(r) not in self._keys]
+        extra = self._new(rows)
         if not extra:
             return self
         try:
@@ -277,6 +277,22 @@ class Lexicon:
         except ConfigError:
             Lexicon(rows)  # the item's rows conflicting alone: say so, not through the global
             raise
+
+    def additions(
+        self, item_rows: Iterable[tuple[str, str, str | None] | LexiconRow]
+    ) -> list[LexiconRow]:
+        """The rows :meth:`with_rows` layers on for ``item_rows``: each checked, those this
+        lexicon lacks, the first spelling of each, in order (a reader that layers an item's
+        rows itself, :class:`labeler.export.terms.ItemTerms`, takes exactly these)."""
+        return self._new(_checked(item_rows))
+
+    def _new(self, rows: Iterable[LexiconRow]) -> list[LexiconRow]:
+        found: dict[tuple[str, str, str], LexiconRow] = {}
+        for row in rows:
+            key = self._key(row)
+            if key not in self._keys:
+                found.setdefault(key, row)
+        return list(found.values())
 
     def _layer(self, extra: Iterable[LexiconRow]) -> Lexicon:
         """This lexicon's rows then ``extra``'s new ones, indexed incrementally."""

@@ -15,72 +15,20 @@ every score exactly, which makes a published export re-scorable and importable
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from labeler.export.rows import Row, public_number
-from labeler.lexicon import Lexicon, LexiconRow
+from labeler.export.terms import ItemTerms, LexiconTerms
+from labeler.lexicon import Lexicon
 from labeler.prompts import CONDITIONS
 from labeler.results import CellColumns, ItemFlags, ItemLexicons, key_names
 from labeler.scoring import score_names
-from labeler.scoring.fingerprint import prints
 from labeler.store import Item, KeyEntry, Project
-from labeler.text.normalize import normalize
-from labeler.text.plurals import name_forms
-
-
-class LexiconTerms:
-    """The lexicon's surface names grouped by synonym group, for listing a name's synonyms."""
-
-    def __init__(self, lexicon: Lexicon) -> None:
-        self.index = lexicon.index
-        self._seen: dict[str, frozenset[int]] = {}
-        self.by_group: dict[int, set[str]] = defaultdict(set)
-        self.rows_by_group: dict[int, set[LexiconRow]] = defaultdict(set)
-        for row in lexicon.rows():
-            for surface in (row.canonical, row.synonym):
-                for gid in self._groups(surface):
-                    self.by_group[gid].add(surface)
-                    self.rows_by_group[gid].add(row)
-        #: group -> the groups a ``distinct`` row sets against it (looked up per name)
-        self.vetoed: dict[int, set[int]] = defaultdict(set)
-        for a, b in self.index.distinct:
-            self.vetoed[a].add(b)
-
-    def relevant_rows(self, names: Iterable[str]) -> list[list[str]]:
-        """Rows of the groups ``names`` fall in and of the groups vetoed against those."""
-        touched = {gid for name in names for gid in self._groups(name)}
-        groups = touched.union(*(self.vetoed.get(a, ()) for a in touched))
-        rows = {row for gid in groups for row in self.rows_by_group[gid]}
-        return sorted([r.canonical, r.synonym, r.relation] for r in rows)
-
-    def synonyms(self, name: str) -> list[str]:
-        """Other names in ``name``'s synonym group(s)."""
-        return self._names(self._groups(name), name)
-
-    def distinct(self, name: str) -> list[str]:
-        """Names a ``distinct`` row separates from ``name``."""
-        vetoed = set().union(*(self.vetoed.get(a, ()) for a in self._groups(name)))
-        return self._names(vetoed, name)
-
-    def _groups(self, name: str) -> frozenset[int]:
-        found = self._seen.get(name)
-        if found is None:  # names recur on every answer of an item, and across items
-            found = self._seen[name] = self.index.groups(name_forms(normalize(name)))
-        return found
-
-    def _names(self, groups: Iterable[int], name: str) -> list[str]:
-        """Surfaces of ``groups``, one per normal form, without ``name`` itself; sorted."""
-        own = normalize(name)
-        chosen: dict[str, str] = {}
-        for surface in sorted({s for g in groups for s in self.by_group[g]}):
-            form = normalize(surface)
-            if form != own:
-                chosen.setdefault(form, surface)
-        return sorted(chosen.values(), key=lambda s: (normalize(s), s))
 
 
 def markers(entries: Sequence[KeyEntry]) -> dict[str, str | None] | None:
@@ -140,12 +88,14 @@ def item_row(
     item: Item,
     public_id: str,
     entries: Sequence[KeyEntry],
-    terms: LexiconTerms,
-    lexicon: Lexicon,
+    terms: LexiconTerms | ItemTerms,
+    lexicon: Callable[[], Lexicon],
     cells: ItemCells,
     flags: ItemFlags,
 ) -> Row:
-    """The published row of one item (no source, page, clip or internal id)."""
+    """The published row of one item (no source, page, clip or internal id); ``lexicon``
+    gives the item's lexicon, asked for only when the item has no answer to take its
+    class count from."""
     names = list(key_names(entries))
     alternatives, notes = printed_with(entries)
     return {
@@ -154,7 +104,9 @@ def item_row(
         "tier": item.tier,
         "pattern": item.pattern,
         # every scored cell of the item has its key's class count; unanswered items score one
-        "n_key": cells.n_key if cells.n_key is not None else score_names([], names, lexicon).n_key,
+        "n_key": cells.n_key
+        if cells.n_key is not None
+        else score_names([], names, lexicon()).n_key,
         "key_names": names,
         "markers": markers(entries),
         "synonyms": {n: terms.synonyms(n) for n in names},
@@ -197,18 +149,14 @@ def item_rows(
     unrun = ItemFlags(unsolved_core=True, recitable=False)
     nothing = ItemCells([], [], None)
     lexicons = ItemLexicons(project, keys)  # the lexicon is read once per export
-    shared = LexiconTerms(lexicons.base)
+    shared = LexiconTerms(lexicons.base)  # and indexed once: an item's own rows layer on it
     rows = []
     for item in items:
         mine = by_item.get(item.id, nothing)
         found = flags.get(item.id, unrun) if mine.scored else unrun
-        entries = keys.get(item.id, [])
         extra = lexicons.extra(item.id)
-        terms = shared
-        if extra:  # terms of just the rows that bear on the item: never the whole lexicon again
-            names = _answered(key_names(entries), mine.predicted)
-            reaching = prints(lexicons.base).rows_reaching(names, extra)
-            terms = LexiconTerms(Lexicon(reaching).with_rows(extra))
-        lexicon = lexicons.lexicon(item.id)
+        terms = shared.item(extra) if extra else shared
+        lexicon = functools.partial(lexicons.lexicon, item.id)
+        entries = keys.get(item.id, [])
         rows.append(item_row(item, public_ids[item.id], entries, terms, lexicon, mine, found))
     return sorted(rows, key=lambda r: public_number(r["item_id"]))

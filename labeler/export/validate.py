@@ -59,8 +59,23 @@ def _is_names(v: Any) -> bool:
 
 
 def _is_map(value_ok: Callable[[Any], bool]) -> Callable[[Any], bool]:
+    # C-level passes over keys and values: items.jsonl has maps per key name of every item
     return lambda v: (
-        isinstance(v, dict) and all(isinstance(k, str) and value_ok(x) for k, x in v.items())
+        isinstance(v, dict)
+        and all(map(isinstance, v, itertools.repeat(str)))
+        and all(map(value_ok, v.values()))
+    )
+
+
+def _is_rows(v: Any) -> bool:
+    """A list of ``[string, string, relation]`` rows, in C-level passes (an item lists
+    dozens of lexicon rows): lists of three, every member a string, known relations."""
+    return (
+        isinstance(v, list)
+        and all(map(isinstance, v, itertools.repeat(list)))
+        and set(map(len, v)) <= {3}
+        and set(map(type, itertools.chain.from_iterable(v))) <= {str}
+        and set(map(itemgetter(2), v)) <= set(RELATIONS)
     )
 
 
@@ -77,12 +92,7 @@ CHECKS: dict[str, Callable[[Any], bool]] = {
     "map[string, string]": _is_map(_is_str),
     "map[string, float64|null]": _is_map(lambda x: x is None or _is_float(x)),
     "float64|null": lambda v: v is None or _is_float(v),
-    "list[[string, string, string]]": lambda v: (
-        isinstance(v, list)
-        and all(
-            isinstance(r, list) and len(r) == 3 and _is_names(r) and r[2] in RELATIONS for r in v
-        )
-    ),
+    "list[[string, string, string]]": _is_rows,
 }
 
 

@@ -57,13 +57,9 @@ class LexiconPrints:
         self.lexicon = lexicon
         self.rules = rules
         self._group_rows: dict[int, list[LexiconRow]] = {}
-        #: group -> the groups a ``distinct`` row sets against it
-        self._vetoed: dict[int, set[int]] = {}
         for row in lexicon.rows():
-            groups = self._row_groups(row)
-            for group in groups:
+            for group in self._row_groups(row):
                 self._group_rows.setdefault(group, []).append(row)
-                self._vetoed.setdefault(group, set()).update(groups - {group})
         #: the whole global lexicon: unchanged, every cell's lexicon part is unchanged too
         self.state = digest(sorted(_row_text(r) for r in lexicon.rows()))
         self._group_digest = {
@@ -101,25 +97,6 @@ class LexiconPrints:
             reached |= self.name(name)
         rows_digest = digest(sorted(_row_text(r) for r in own))
         return ItemPrint(rows_digest, frozenset(reached), digest([self.state, rows_digest]))
-
-    def rows_reaching(
-        self, names: Iterable[str], item_rows: Sequence[tuple[str, str, str]]
-    ) -> list[LexiconRow]:
-        """The global rows that decide how the layered lexicon reads ``names``.
-
-        Every component the names (read as the lexicon reads them) or the item's own rows
-        reach, and every component one ``distinct`` row away from those: a lexicon of just
-        these rows plus the item's puts ``names`` in the same groups, with the same
-        synonyms and distinct names, as the whole layered lexicon (decision 0019).
-        """
-        index = self.lexicon.index
-        reached: set[int] = set()
-        for name in (*names, *(n for c, s, _ in item_rows for n in (c, s))):
-            reached |= index.groups(name_forms(normalize(name)))
-        for group in list(reached):
-            reached |= self._vetoed.get(group, set())
-        found = {id(r): r for g in reached for r in self._group_rows.get(g, ())}
-        return list(found.values())
 
     def cell(self, item: ItemPrint, names: Iterable[str]) -> str:
         """The lexicon fingerprint of a cell of ``item`` whose answer holds ``names``."""

@@ -1,13 +1,14 @@
 """items.jsonl reads the lexicon once per export, and an item's own rows still bear fully.
 
-An item with its own rows gets its synonyms, distinct names and ``lexicon`` rows from just
-the global rows that reach its names (plus its own); the rows must be exactly those the
-whole layered lexicon gives, including groups an item row joins and groups one ``distinct``
-row away.
+An item with its own rows gets its synonyms, distinct names and ``lexicon`` rows from its
+rows layered over the global lexicon indexed once (``LexiconTerms.item``); they must be
+exactly those the whole layered lexicon gives, including groups an item row joins and
+groups one ``distinct`` row away.
 """
 
 from labeler.export.ids import preview_public_ids
-from labeler.export.items import LexiconTerms, item_rows
+from labeler.export.items import item_rows
+from labeler.export.terms import LexiconTerms
 from labeler.results import cell_columns, project_lexicon
 from labeler.store import KeyEntry, NewItem, Project
 from tests.results.test_score_cache import record

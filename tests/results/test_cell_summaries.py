@@ -227,6 +227,31 @@ def test_columns_name_the_cached_results_whatever_their_layout():
     assert summary_path._published(encoded) == summary_path._published(shuffled) == expected
 
 
+def test_the_names_of_many_results_are_read_in_one_parse_to_each_results_own():
+    """:func:`_published_columns` parses every result's head at once; names that hold the
+    text it cuts at (``,"m":``), quotes, backslashes or non-ASCII still come out whole, and
+    a batch with one result laid out otherwise is read result by result, to the same values."""
+    names = [('a,"m":b', 'say "m":', "back\\slash"), ("nucléole",), ()]
+    encoded = [
+        results_cache._encode(
+            results_cache._Result(
+                predicted,
+                ("Aorta",),
+                NameScore(0.5, 1.0, 0.25, len(predicted), 1, [], [], []),
+                None,
+                (),
+            )
+        )
+        for predicted in names
+    ]
+    late = '{"p":["aorta","left ventricle"],"e":[],"m":[],"s":[0.5,1.0,0.25,2,4]}'  # s after m
+    for batch in (encoded, [*encoded, late]):
+        expected = [list(c) for c in zip(*map(summary_path._published, batch), strict=True)]
+        assert summary_path._published_columns(batch) == expected
+    assert summary_path._published_columns(encoded)[0] == names
+    assert summary_path._published_columns(encoded)[1] == [3, 1, 0]
+
+
 def test_views_reading_together_read_the_cells_once(project):
     """Two readers at once, each on its own thread and connection (a view's worker and the
     export's): the second waits for the first read and takes its memo (the same columns)."""
