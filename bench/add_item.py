@@ -34,6 +34,13 @@ waiting for a core):
 
 At low load (earlier round) the tooth and ear took 2.2-2.5 s and the animal cell 2.75-2.88 s;
 the 2.5 s goal for the animal cell is still to be confirmed at low load.
+
+Round 8, load 0.5 (medians of 3; this machine's floors are 2.5-2.8x last round's): tooth 5.28 s,
+ear 5.38 s, animal cell 6.76 s, elbow plate 29.3 s (goal 2.5 s: not met); sample-book page 1.21 s,
+bone SVG 1.88 s (goal 1.5 s: met, not met), against cold bare renders of 0.31-0.79 s. Of the
+tooth's time about 1.4 s is importing rapidocr, most of it the library parsing its own model
+tables with OmegaConf (``rapidocr.utils.model_resolver``, ``inference_engine.base``), and about
+1.8 s the OCR of the figure itself (``python -X importtime``, cProfile).
 """
 
 from __future__ import annotations
