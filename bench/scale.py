@@ -24,6 +24,23 @@ machine stretches the first, not the second). The load average is printed with e
 size. Goals at 100k on 2 cores: painted ≤ 3 s, review (cold or not) ≤ 1 s, leaderboard ≤ 3 s,
 stall ≤ 50 ms; growth from 10k to 100k no worse than linear.
 
+Round 9 (2026-12-02, issue #17's open and Leaderboard stalls), 100k answers, three runs each,
+before (``bc1003e`` with this file) and after alternated on the same projects, load 1.5–3.5
+(other engineers' jobs), median [runs]:
+
+=============  ============================  ============================  =====
+phase          before wall / busy (ms)       after wall / busy (ms)        busy
+=============  ============================  ============================  =====
+open           134 [80 134 159] / 53         101 [101 156 65] / 41         0.77×
+leaderboard     53 [38 53 56] / 22            41 [39 41 43] / 19           0.86×
+review          56 / 36                       43 / 25                      0.69×
+run end        126 / 34                       30 / 20                      0.59×
+=============  ============================  ============================  =====
+
+At 10k: open 91 → 119 ms wall (busy 52 → 40), leaderboard 45 → 32 (busy 20 → 20). The wall
+figures follow the machine's load more than the code: at load ≥ 2 the GUI thread waits for a
+core (and for the GIL a descheduled worker holds) far longer than it works.
+
 Run: ``python bench/scale.py [--sizes 10000,100000] [--keep DIR]`` (``--keep``
 reuses projects built before in DIR).
 """
@@ -157,6 +174,7 @@ def measure(folder: Path) -> dict[str, float]:
             until(app, lambda: not items.loading)
             window.grab()
             mark("items listed", start)
+            until(app, lambda: not workers.busy())  # the rest opening set off is open's too
         phase("open", beat)
         n_items = items.model.rowCount()
         with heartbeat() as beat:

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from labeler.lexicon_project import create_project
+from ui import workers
 from ui.errors import show_error
 from ui.help import fill_menu
 from ui.session import Session
@@ -319,7 +320,10 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"{project.name} — Labeler")
         self.project_label.setText(f"{project.name}  ·  {project.folder}")
         self.add_pdf_action.setEnabled(True)
-        self.session.status_message.emit(f"Opened {project.name}")
+        # queued after the turns the views took for their first work (Curate's "Opening
+        # document…"), so the status bar's last word on opening is still this one
+        opened = f"Opened {project.name}"
+        workers.next_turn(lambda: self.session.status_message.emit(opened), self)
 
     # -- state ---------------------------------------------------------------
 

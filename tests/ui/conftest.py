@@ -10,6 +10,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QMessageBox
 
 from labeler.store import Project
+from tests.ui.factory import BIG_ITEMS, BIG_MODELS, build_project
 from tests.ui.gui_helpers import wait_idle, write_cell_pdf
 from ui import errors, workers
 from ui.main_window import MainWindow
@@ -56,6 +57,16 @@ def project_dir(tmp_path: Path, cell_pdf: Path) -> Path:
     folder = tmp_path / "project"
     with Project.create(folder, name="Cells") as project:
         project.sources.add(cell_pdf, kind="pdf", page_count=2)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def big_project(tmp_path_factory) -> Path:
+    """10,000 answers: :data:`~tests.ui.factory.BIG_ITEMS` items × the five
+    :data:`~tests.ui.factory.BIG_MODELS` × 4 conditions, built once per session (no
+    figures: they cost build time and no view the stall tests time reads one)."""
+    folder = tmp_path_factory.mktemp("scale") / "p10k"
+    build_project(folder, n_items=BIG_ITEMS, models=BIG_MODELS, images=False).close()
     return folder
 
 

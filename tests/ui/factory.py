@@ -64,6 +64,9 @@ VARIANTS = {
     "nucleolus": "nucleolous",
 }
 EXTRAS = ["capillary", "vein", "cytoplasm", "epidermis", "tendon", "cartilage", "myelin sheath"]
+#: The stall tests' 10k-answer project (``big_project`` in conftest): 500 items × 5 models × 4.
+BIG_MODELS = [f"lab/model-{n}" for n in range(5)]
+BIG_ITEMS = 500
 
 
 def figure_png(subject: str, names: list[str], labelled: bool, seed: int = 0) -> bytes:

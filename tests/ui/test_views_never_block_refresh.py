@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.ui.factory import BIG_ITEMS as N_ITEMS
+from tests.ui.factory import BIG_MODELS as MODELS
 from tests.ui.factory import build_project, run_again
 from tests.ui.stall import Heartbeat, heartbeat
 from ui import workers
@@ -26,19 +28,9 @@ from ui.review.matrix import SummaryRole
 from ui.review.view import ReviewView
 from ui.session import Session
 
-MODELS = [f"lab/model-{n}" for n in range(5)]
-N_ITEMS = 500
 LIMIT = 0.100  # seconds of GUI-thread work between ticks: the issue's bound at 10k answers
 RUN_END_LIMIT = 0.050  # the same at the end of a run at 7,200 cells
 WALL_LIMIT = 1.0  # seconds without a tick at all, whatever the cause
-
-
-@pytest.fixture(scope="session")
-def big_project(tmp_path_factory) -> Path:
-    """10,000 answers (no figures: they cost build time and no view reads them here)."""
-    folder = tmp_path_factory.mktemp("scale") / "p10k"
-    build_project(folder, n_items=N_ITEMS, models=MODELS, images=False).close()
-    return folder
 
 
 @pytest.fixture(scope="session")

@@ -261,8 +261,14 @@ class ItemsPanel(QWidget):
             self.select_item(*wanted)
         elif current is not None:
             self.select_item(current, emit=False)
-        elif first and rows.items:
-            self.select_item(rows.items[0].id)
+        elif first and rows.items:  # showing it is a turn of its own, after the rows' paint
+            first_id = rows.items[0].id
+            workers.next_turn(lambda: self._select_first_item(first_id), self)
+
+    def _select_first_item(self, item_id: str) -> None:
+        """Select the first item of a project just opened, unless the curator chose one."""
+        if self.current_item_id() is None and self.model.row_of(item_id) >= 0:
+            self.select_item(item_id)
 
     def _tab_text(self, index: int, text: str) -> None:
         """Name a tab; the same name again changes nothing (Qt would lay out and repaint the

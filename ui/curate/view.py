@@ -31,6 +31,7 @@ from labeler.curation import item_warnings
 from labeler.erase.edits import EraseEdits
 from labeler.store import Project
 from labeler.store.records import Item
+from ui import workers
 from ui.curate import actions, documents
 from ui.curate.commands import stored_key_setter
 from ui.curate.conflicts import ConflictHandling
@@ -268,6 +269,14 @@ class CurateView(SourceActions, EraseActions, DraftActions, ConflictHandling, QW
         self.viewer.set_document(None)
         self.preview.set_figure(None)
         self._show_side()
+        # the first source's page in a turn of its own: opening already resets every view
+        workers.next_turn(self._show_first, self)
+
+    def _show_first(self) -> None:
+        """Show the first item, or else the first source, of the project just opened —
+        unless the curator picked one meanwhile."""
+        if self.items.current_item_id() is not None or self.items.sources.selectedItems():
+            return
         if self.items.model.items:
             self.items.select_item(self.items.model.items[0].id)
         elif self.items.sources.rowCount():

@@ -105,6 +105,7 @@ class LeaderboardView(QWidget):
         self.job.partial.connect(self._ready)  # the table first, its CIs after
         self.job.error.connect(self._failed)
         self.board: Leaderboard | None = None
+        self._flags_due = 0  # boards whose item flags wait for their turn (:meth:`_ready`)
         self.when_shown = ReloadWhenShown(self, self.refresh)
 
         self.summary = QLabel()
@@ -227,8 +228,8 @@ class LeaderboardView(QWidget):
 
     @property
     def computing(self) -> bool:
-        """Whether newer numbers are being computed."""
-        return self.job.busy
+        """Whether newer numbers are being computed (or their item flags are still to fill)."""
+        return self.job.busy or self._flags_due > 0
 
     def _failed(self, exc: BaseException) -> None:
         self.summary.setText("The leaderboard could not be computed.")
@@ -254,8 +255,15 @@ class LeaderboardView(QWidget):
         if board.slots is not None:
             self.slots.fill(board.slots)
         self.chart.set_rows(board.rows)
-        self._fill_flags()
         self._fit_top()
+        # the item flags (thousands of rows) are filled and painted in a turn of their own
+        self._flags_due += 1
+        workers.next_turn(self._flags_turn, self)
+
+    def _flags_turn(self) -> None:
+        self._flags_due -= 1
+        if not self._flags_due:  # a newer board's turn is queued: it fills them
+            self._fill_flags()
 
     def _fit_top(self) -> None:
         """Give the results table and chart the height they need, the flags the rest."""

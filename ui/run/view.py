@@ -325,7 +325,8 @@ class RunView(QWidget):
         local = project.folder / "models.toml"
         if not self.models_path.text() and local.is_file():
             self.set_models_file(local)
-        self._changed()
+        # the item count reads every item's status: a turn of its own, not the opening one's
+        workers.next_turn(self._changed, self)
         self._estimate_timer.stop()
         self.refresh_estimate()  # at once: the plan is the first thing the curator reads
         self.refresh_batches()
