@@ -215,8 +215,12 @@ def _taker(positions: list[int]) -> Callable[[list[Any]], tuple[Any, ...]]:
 
 
 def _numbers(column: list[float | None]) -> list[float | None]:
-    """``column`` with NaN as None (the column itself when it holds none, the usual case)."""
-    if all(v == v for v in column):  # only NaN is not equal to itself
+    """``column`` with NaN as None (the column itself when it holds none, the usual case).
+
+    A NaN makes the sum of the column's non-zero numbers NaN (a C-level pass; an
+    ``inf`` and a ``-inf`` would too, and only cost the copy).
+    """
+    if not math.isnan(sum(filter(None, column))):
         return column
     return [None if v is None or math.isnan(v) else v for v in column]
 
