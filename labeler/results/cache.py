@@ -128,6 +128,12 @@ class _Context:
             )
         return found
 
+    def item_state(self, item_id: str) -> str:
+        """The item's lexicon state (:attr:`ItemPrint.state`), without its components unless
+        :meth:`item_print` already has them: what trusting a row by state alone compares."""
+        found = self._items.get(item_id)
+        return found.state if found is not None else self.prints.item_state(self.extra[item_id])
+
     def lexicon(self, item_id: str) -> Lexicon:
         return self.lexicons.lexicon(item_id)
 

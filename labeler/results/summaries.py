@@ -210,7 +210,7 @@ def _read_summaries(
     items = {i.id: i for i in project.items.list() if wanted is None or i.id in wanted}
     keys = project.items.keys()
     context = _Context(project, set(items), keys)
-    current = {i: (fp, context.item_print(i).state) for i, fp in context.key_fps.items()}
+    current = {i: (fp, context.item_state(i)) for i, fp in context.key_fps.items()}
     rows = project.score_cache.summary_rows(version, with_result=names)  # oldest first
     if wanted is not None:
         rows = [r for r in rows if r[1] in items]

@@ -18,6 +18,7 @@ rows' content, never by id. Digests are BLAKE2b (stable across processes, unlike
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import weakref
@@ -56,16 +57,19 @@ class LexiconPrints:
     def __init__(self, lexicon: Lexicon, rules: Rules = DEFAULT_RULES) -> None:
         self.lexicon = lexicon
         self.rules = rules
-        self._group_rows: dict[int, list[LexiconRow]] = {}
-        for row in lexicon.rows():
-            for group in self._row_groups(row):
-                self._group_rows.setdefault(group, []).append(row)
         #: the whole global lexicon: unchanged, every cell's lexicon part is unchanged too
         self.state = digest(sorted(_row_text(r) for r in lexicon.rows()))
-        self._group_digest = {
-            g: digest(sorted(_row_text(r) for r in rows)) for g, rows in self._group_rows.items()
-        }
         self._names: dict[str, frozenset[str]] = {}
+
+    @functools.cached_property
+    def _group_digest(self) -> dict[int, str]:
+        """Each global group's component digest; built on the first per-name check, since
+        a reader whose cells all carry the current state (:meth:`item_state`) needs none."""
+        group_rows: dict[int, list[LexiconRow]] = {}
+        for row in self.lexicon.rows():
+            for group in self._row_groups(row):
+                group_rows.setdefault(group, []).append(row)
+        return {g: digest(sorted(_row_text(r) for r in rows)) for g, rows in group_rows.items()}
 
     def _row_groups(self, row: LexiconRow) -> set[int]:
         index = self.lexicon.index
@@ -87,7 +91,7 @@ class LexiconPrints:
 
     def item(self, rows: Iterable[tuple[str, str, str]], key_names: Iterable[str]) -> ItemPrint:
         """The part every cell of one item shares: its own rows and its key names' components."""
-        own = [LexiconRow(c, s, "distinct" if r == "distinct" else "same") for c, s, r in rows]
+        own = _own_rows(rows)
         reached: set[str] = set()
         index = self.lexicon.index
         for row in own:
@@ -95,8 +99,17 @@ class LexiconPrints:
                 reached |= self._digests(index.groups(name_forms(normalize(name))))
         for name in key_names:
             reached |= self.name(name)
-        rows_digest = digest(sorted(_row_text(r) for r in own))
+        rows_digest = _rows_digest(own)
         return ItemPrint(rows_digest, frozenset(reached), digest([self.state, rows_digest]))
+
+    def item_state(self, rows: Iterable[tuple[str, str, str]]) -> str:
+        """:attr:`ItemPrint.state` of an item with its own ``rows``, without its components.
+
+        What a reader that trusts rows by state alone needs (the views' summaries): the
+        components are the cost of :meth:`item` (every key name looked up in the lexicon),
+        and only a per-name check reads them.
+        """
+        return digest([self.state, _rows_digest(_own_rows(rows))])
 
     def cell(self, item: ItemPrint, names: Iterable[str]) -> str:
         """The lexicon fingerprint of a cell of ``item`` whose answer holds ``names``."""
@@ -119,6 +132,16 @@ class ItemPrint:
         self.rows = rows
         self.reached = reached
         self.state = state
+
+
+def _own_rows(rows: Iterable[tuple[str, str, str]]) -> list[LexiconRow]:
+    """An item's ``(canonical, synonym, relation)`` rows as lexicon rows (``same`` unless
+    ``distinct``)."""
+    return [LexiconRow(c, s, "distinct" if r == "distinct" else "same") for c, s, r in rows]
+
+
+def _rows_digest(rows: Iterable[LexiconRow]) -> str:
+    return digest(sorted(_row_text(r) for r in rows))
 
 
 def _row_text(row: LexiconRow) -> str:

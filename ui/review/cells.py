@@ -23,9 +23,11 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections import defaultdict
+import operator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from labeler.lexicon import Lexicon
 from labeler.prompts import ALL_CONDITIONS
@@ -82,22 +84,28 @@ class CellSummary:
 class Cells:
     """The matrix's cells by ``(item id, model, condition)``, each a :class:`CellSummary`.
 
-    Built on the worker as an index into the summary columns; a cell's summary is made
-    when the matrix asks for it (the cells painted), not 100k of them up front.
+    Built on the worker from each item's positions in the summary columns
+    (:func:`item_positions`); an item's ``(model, condition)`` index and a cell's summary
+    are made when the matrix asks for them (the rows painted), not 100k of them up front.
     """
 
-    def __init__(self, scored: CellSummaries) -> None:
+    def __init__(self, scored: CellSummaries, positions: dict[str, list[int]]) -> None:
         self._scored = scored
         self._counts = scored.counts
-        keys = zip(scored.item_id, scored.model, scored.condition, strict=True)
-        self._index = dict(zip(keys, range(len(scored)), strict=True))
+        self._positions = positions
+        self._rows: dict[str, dict[tuple[str, str], int]] = {}  # filled on the GUI thread
 
     def __len__(self) -> int:
-        return len(self._index)
+        return len(self._scored)
 
     def get(self, key: CellKey) -> CellSummary | None:
         """The cell's summary, or None when the cell was never run."""
-        i = self._index.get(key)
+        item_id, model, condition = key
+        row = self._rows.get(item_id)
+        if row is None:
+            s, at = self._scored, self._positions.get(item_id, ())
+            row = self._rows[item_id] = {(s.model[i], s.condition[i]): i for i in at}
+        i = row.get((model, condition))
         if i is None:
             return None
         s = self._scored
@@ -105,6 +113,22 @@ class Cells:
             s.response_id[i], s.status[i], s.parse_ok[i], s.stale[i], self._counts[i],
             s.f1[i], s.precision[i], s.recall[i], s.markers[i],
         )  # fmt: skip
+
+
+def item_positions(scored: CellSummaries) -> dict[str, list[int]]:
+    """Each item's cells' positions in the summary columns, in column order.
+
+    One pass over the cells, shared by the matrix's index, the row digests and the
+    filters, which then work an item at a time (C-level slices of the columns).
+    """
+    positions: dict[str, list[int]] = {}
+    for i, item_id in enumerate(scored.item_id):
+        found = positions.get(item_id)
+        if found is None:
+            positions[item_id] = [i]
+        else:
+            found.append(i)
+    return positions
 
 
 @dataclass(frozen=True)
@@ -141,46 +165,64 @@ def _snapshot(scored: CellSummaries) -> ReviewSnapshot:
     entries = scored.keys
     keys = {i: key_names(e) for i, e in entries.items()}
     markers = {i: found for i, e in entries.items() if (found := key_markers(e))}
+    positions = item_positions(scored)
     return ReviewSnapshot(
         items=list(scored.items.values()),
         keys=keys,
         markers=markers,
         columns=columns,
-        cells=Cells(scored),
+        cells=Cells(scored, positions),
         flagged=_flagged(scored),
         overrides=scored.overrides,
-        rows=row_digests(scored, keys, markers),
+        rows=row_digests(scored, keys, markers, positions),
     )
 
 
 def row_digests(
-    scored: CellSummaries, keys: dict[str, tuple[str, ...]], markers: dict[str, dict[str, str]]
+    scored: CellSummaries,
+    keys: dict[str, tuple[str, ...]],
+    markers: dict[str, dict[str, str]],
+    positions: dict[str, list[int]],
 ) -> dict[str, int]:
     """A hash per item of everything its matrix row shows (item, key, every cell's summary).
 
     Computed on the worker, so that the GUI thread finds the rows a new snapshot changed
     by comparing one integer per item (:meth:`ReviewData.changed`): the end of a run
-    repaints the rows it answered, not the whole matrix. NaN ("not run") becomes None,
-    since Python hashes each NaN object differently.
+    repaints the rows it answered, not the whole matrix. Each column's values for the
+    item's cells (``positions``) are taken at once, not a tuple built per cell. NaN
+    ("not run") becomes None, since Python hashes each NaN object differently.
     """
-    cells: dict[str, list[tuple[object, ...]]] = defaultdict(list)
     s = scored
-    for i, (item_id, counts) in enumerate(zip(s.item_id, s.counts, strict=True)):
-        cells[item_id].append((
-            s.model[i], s.condition[i], s.response_id[i], s.status[i], s.parse_ok[i],
-            s.stale[i], counts, _number(s.f1[i]), _number(s.precision[i]),
-            _number(s.recall[i]), _number(s.marker_accuracy[i]),
-        ))  # fmt: skip
+    shown = (
+        s.model, s.condition, s.response_id, s.status, s.parse_ok, s.stale, s.counts,
+        *map(_numbers, (s.f1, s.precision, s.recall, s.marker_accuracy)),
+    )  # fmt: skip
     digests = {}
     for item in s.items.values():
-        shown = (item.version, item.subject, item.status, keys.get(item.id))
+        take = _taker(positions.get(item.id, []))
+        cells = tuple(map(take, shown))
         letters = tuple(sorted(markers.get(item.id, {}).items()))
-        digests[item.id] = hash((shown, letters, tuple(cells.get(item.id, ()))))
+        row = (item.version, item.subject, item.status, keys.get(item.id))
+        digests[item.id] = hash((row, letters, cells))
     return digests
 
 
-def _number(value: float | None) -> float | None:
-    return None if value is None or math.isnan(value) else value
+def _taker(positions: list[int]) -> Callable[[list[Any]], tuple[Any, ...]]:
+    """A function giving a column's values at ``positions`` as a tuple (one C-level call)."""
+    if len(positions) == 1:
+        return lambda column: (column[positions[0]],)
+    return operator.itemgetter(*positions) if positions else lambda column: ()
+
+
+def _numbers(column: list[float | None]) -> list[float | None]:
+    """``column`` with NaN as None (the column itself when it holds none, the usual case).
+
+    A NaN makes the sum of the column's non-zero numbers NaN (a C-level pass; an
+    ``inf`` and a ``-inf`` would too, and only cost the copy).
+    """
+    if not math.isnan(sum(filter(None, column))):
+        return column
+    return [None if v is None or math.isnan(v) else v for v in column]
 
 
 def _flagged(scored: CellSummaries) -> dict[str, frozenset[str]]:
@@ -189,20 +231,27 @@ def _flagged(scored: CellSummaries) -> dict[str, frozenset[str]]:
     Models "disagree" when their F1 for the same condition differ by at least
     :data:`DISAGREEMENT`; failed calls are not answers and take no part in it.
     """
+    cells = zip(scored.item_id, scored.status, scored.parse_ok, strict=True)
     failures, parse_errors = set(), set()
-    spread: dict[tuple[str, str], tuple[float, float]] = {}  # (item, condition) -> lowest, highest
-    for item_id, condition, status, parse_ok, f1 in zip(
-        scored.item_id, scored.condition, scored.status, scored.parse_ok, scored.f1, strict=True
-    ):
+    for item_id, status, parse_ok in cells:
         if status in FAILURE_STATUSES:
             failures.add(item_id)
-        else:
-            key = (item_id, condition)
-            seen = spread.get(key)
-            spread[key] = (f1, f1) if seen is None else (min(seen[0], f1), max(seen[1], f1))
         if status == _PARSE_ERROR or (status == _OK and not parse_ok):
             parse_errors.add(item_id)
-    different = {item_id for (item_id, _), (lo, hi) in spread.items() if hi - lo >= DISAGREEMENT}
+    answered: dict[tuple[str, str], list[float]] = {}  # (item, condition) -> F1s, in order
+    by_condition = zip(scored.item_id, scored.condition, strict=True)
+    for key, status, f1 in zip(by_condition, scored.status, scored.f1, strict=True):
+        if status not in FAILURE_STATUSES:
+            found = answered.get(key)
+            if found is None:
+                answered[key] = [f1]
+            else:
+                found.append(f1)
+    # min/max fold in order, as a running lowest/highest would (a NaN first stays, later ones
+    # are passed over)
+    different = {
+        item_id for (item_id, _), f1s in answered.items() if max(f1s) - min(f1s) >= DISAGREEMENT
+    }
     return {
         "different": frozenset(different),
         "failures": frozenset(failures),
