@@ -14,7 +14,7 @@ two candidate partners.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import NamedTuple
 
 from rapidfuzz.fuzz import ratio
@@ -49,15 +49,15 @@ class _Side:
         class_of, self.reps = _classes(names)
         self.groups: list[frozenset[int]] = [frozenset()] * len(self.reps)
         self.table: dict[str | int, tuple[int, str, tuple[str, ...]]] = {}
-        self.fuzzy: dict[str, list[tuple[int, str, str, frozenset[int], tuple[str, ...]]]]
+        self.fuzzy: dict[Hashable, list[tuple[int, str, str, frozenset[int], tuple[str, ...]]]]
         self.fuzzy = defaultdict(list)
         for name, cls in zip(names, class_of, strict=True):
             self.groups[cls] = self.groups[cls] | name.groups
             for token in name.strength:
                 self.table.setdefault(token, (cls, name.raw, name.why.get(token, _NO_RULES)))
-            for prefix, text in name.fuzzy:
+            for bucket, text in name.fuzzy:
                 why = name.why.get(_NORM + text, _NO_RULES)
-                self.fuzzy[prefix].append((cls, name.raw, text, name.groups, why))
+                self.fuzzy[bucket].append((cls, name.raw, text, name.groups, why))
         #: prediction surface -> its profile and edges to this key (see :func:`_edges`)
         self.edges: dict[str, _Edges] = {}
         #: predicted names -> (f1, precision, recall, n_pred, n_key), see ``score_counts``
@@ -118,8 +118,8 @@ def _edges(name: _Name, keys: _Side) -> tuple[_Edge, ...]:
             continue
         found[k] = (strength, key_raw, why)
     expert_rules = keys.expert_rules
-    for prefix, text in name.fuzzy:
-        for k, key_raw, key_text, key_groups, key_why in keys.fuzzy.get(prefix, ()):
+    for bucket, text in name.fuzzy:  # only key texts that may pass (profiles._expert_bucket)
+        for k, key_raw, key_text, key_groups, key_why in keys.fuzzy.get(bucket, ()):
             if (
                 k not in found
                 and abs(len(key_text) - len(text)) <= FUZZY_MAX_LEN_DIFF
