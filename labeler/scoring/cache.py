@@ -16,8 +16,7 @@ from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
 from labeler.lexicon import Lexicon
-from labeler.scoring.classes import _classes
-from labeler.scoring.edges import _Answer, _Side
+from labeler.scoring.edges import _Side
 from labeler.scoring.profiles import _PROFILES, _Name, _regrouped
 from labeler.scoring.rules import Rules, check_rules
 
@@ -87,16 +86,6 @@ def _prepared_key(key: Sequence[str], cache: _Cache) -> _Side:
         profiles = [cache.name(raw) for raw in token]
         side = prepared[token] = _Side(profiles, cache.index.distinct, cache.rules == "expert")
     return side
-
-
-def _answer(predicted: Sequence[str], cache: _Cache) -> _Answer:
-    names = [
-        (raw, name)
-        for raw, name in zip(predicted, map(cache.name, predicted), strict=True)
-        if name.norm
-    ]
-    class_of, reps = _classes([name for _, name in names])
-    return _Answer(names, class_of, reps)
 
 
 _EMPTY: list[_Index] = []

@@ -112,6 +112,24 @@ def typo_close(a: str, b: str) -> bool:
     return True
 
 
+#: What :func:`typo_close` needs two names to share (see :func:`typo_bucket`).
+TypoBucket = tuple[int, tuple[tuple[int, str], ...]]
+
+
+def typo_bucket(text: str) -> TypoBucket:
+    """The number of words of a normalised name and each numeral or letter word, by place.
+
+    :func:`typo_close` lets two differing words through only when neither is a numeral or
+    a letter, so two names it accepts have as many words and the very same marker words
+    at the same places: equal buckets. Names of different buckets are never typo-close,
+    so the expert fuzzy level compares only names of one bucket and skips the rest
+    unmeasured (``structure 1714`` never meets ``structure 0317``: at 100k answers that
+    was 1.8M similarity calls, 97% of them between such names).
+    """
+    words = text.split(" ")
+    return len(words), tuple((i, word) for i, word in enumerate(words) if _kind(word)[0])
+
+
 @lru_cache(maxsize=100_000)
 def _kind(word: str) -> tuple[bool, bool, tuple[frozenset[str], ...]]:
     """Is ``word`` a marker, a contrast word, and which :data:`MORPHEMES` parts it holds."""

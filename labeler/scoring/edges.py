@@ -14,8 +14,7 @@ two candidate partners.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
-from typing import NamedTuple
+from collections.abc import Callable, Hashable, Sequence
 
 from rapidfuzz.fuzz import ratio
 
@@ -49,15 +48,15 @@ class _Side:
         class_of, self.reps = _classes(names)
         self.groups: list[frozenset[int]] = [frozenset()] * len(self.reps)
         self.table: dict[str | int, tuple[int, str, tuple[str, ...]]] = {}
-        self.fuzzy: dict[str, list[tuple[int, str, str, frozenset[int], tuple[str, ...]]]]
+        self.fuzzy: dict[Hashable, list[tuple[int, str, str, frozenset[int], tuple[str, ...]]]]
         self.fuzzy = defaultdict(list)
         for name, cls in zip(names, class_of, strict=True):
             self.groups[cls] = self.groups[cls] | name.groups
             for token in name.strength:
                 self.table.setdefault(token, (cls, name.raw, name.why.get(token, _NO_RULES)))
-            for prefix, text in name.fuzzy:
+            for bucket, text in name.fuzzy:
                 why = name.why.get(_NORM + text, _NO_RULES)
-                self.fuzzy[prefix].append((cls, name.raw, text, name.groups, why))
+                self.fuzzy[bucket].append((cls, name.raw, text, name.groups, why))
         #: prediction surface -> its profile and edges to this key (see :func:`_edges`)
         self.edges: dict[str, _Edges] = {}
         #: predicted names -> (f1, precision, recall, n_pred, n_key), see ``score_counts``
@@ -118,8 +117,8 @@ def _edges(name: _Name, keys: _Side) -> tuple[_Edge, ...]:
             continue
         found[k] = (strength, key_raw, why)
     expert_rules = keys.expert_rules
-    for prefix, text in name.fuzzy:
-        for k, key_raw, key_text, key_groups, key_why in keys.fuzzy.get(prefix, ()):
+    for bucket, text in name.fuzzy:  # only key texts that may pass (profiles._expert_bucket)
+        for k, key_raw, key_text, key_groups, key_why in keys.fuzzy.get(bucket, ()):
             if (
                 k not in found
                 and abs(len(key_text) - len(text)) <= FUZZY_MAX_LEN_DIFF
@@ -135,38 +134,40 @@ def _edges(name: _Name, keys: _Side) -> tuple[_Edge, ...]:
     )
 
 
-class _Answer(NamedTuple):
-    """One answer's names as the matcher reads them, whatever key it meets.
+def _read(
+    predicted: Sequence[str], name_of: Callable[[str], _Name], keys: _Side
+) -> tuple[list[_Name], list[tuple[_Edge, ...]]]:
+    """The profiles of one answer's names that have a reading, in order, and each one's
+    edges to ``keys`` (``name_of`` profiles a surface: the key's cache's).
 
-    ``names`` pairs each surface that has a reading with its profile, in order;
-    ``class_of`` and ``reps`` are their equivalence classes (:func:`_classes`).
-    """
-
-    names: list[tuple[str, _Name]]
-    class_of: Sequence[int]
-    reps: list[str]
-
-
-def _best_edges(answer: _Answer, keys: _Side) -> dict[tuple[int, int], tuple[int, str, str, str]]:
-    """The best edge per (prediction class, key class) pair of one answer against one key.
-
-    Hot path of live rescoring: a prediction's edges to a key are computed once
-    per prepared key (:func:`_edges`) and reused by every answer that repeats
-    that surface, so each answer costs a few dict lookups per name.
+    Hot path of bulk rescoring: a surface's profile and its edges to a prepared key are
+    memoised together on the key (:attr:`_Side.edges`), so a name seen before against
+    this key costs one dictionary lookup, and only a surface new to it is profiled.
     """
     memo = keys.edges
+    names = []
     found = []
-    for raw, name in answer.names:
+    for raw in predicted:
         entry = memo.get(raw)
         if entry is None:
             if len(memo) > _MAX_EDGE_MEMO:
                 memo.clear()
-            entry = memo[raw] = (name, _edges(name, keys))
-        found.append(entry[1])
-    if isinstance(answer.class_of, range):  # one name per class: no edge competes with another
+            name = name_of(raw)
+            entry = memo[raw] = (name, _edges(name, keys) if name.norm else ())
+        if entry[0].norm:
+            names.append(entry[0])
+            found.append(entry[1])
+    return names, found
+
+
+def _best(
+    found: list[tuple[_Edge, ...]], class_of: Sequence[int]
+) -> dict[tuple[int, int], tuple[int, str, str, str]]:
+    """The best edge per (prediction class, key class) pair, from each name's edges."""
+    if isinstance(class_of, range):  # one name per class: no edge competes with another
         return {(p, k): edge for p, edges in enumerate(found) for k, edge in edges}
     best: dict[tuple[int, int], tuple[int, str, str, str]] = {}
-    for edges, p in zip(found, answer.class_of, strict=True):
+    for edges, p in zip(found, class_of, strict=True):
         for k, edge in edges:
             current = best.get((p, k))
             if current is None or current[0] < edge[0]:

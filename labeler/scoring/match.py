@@ -37,16 +37,9 @@ from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from labeler.lexicon import Lexicon
-from labeler.scoring.cache import _answer, _cache, _prepared_key
+from labeler.scoring.cache import _cache, _prepared_key
 from labeler.scoring.classes import _classes
-from labeler.scoring.edges import (
-    _MAX_EDGE_MEMO,
-    _Answer,
-    _best_edges,
-    _Counts,
-    _one_to_one,
-    _Side,
-)
+from labeler.scoring.edges import _MAX_EDGE_MEMO, _best, _Counts, _Edge, _one_to_one, _read, _Side
 from labeler.scoring.profiles import _HOW_OF, How
 from labeler.scoring.rules import DEFAULT_RULES, Rules
 
@@ -96,8 +89,9 @@ def score_names(
     """Score one answer's names against the answer key (see the module docstring)."""
     cache = _cache(lexicon, rules)
     keys = _prepared_key(key, cache)
-    answer = _answer(predicted, cache)
-    pred_reps, edges = answer.reps, _best_edges(answer, keys)
+    names, found = _read(predicted, cache.name, keys)
+    class_of, pred_reps = _classes(names)
+    edges = _best(found, class_of)
     pairs = _one_to_one(edges) if edges else []
     n_pred, n_key = len(pred_reps), len(keys.reps)
     f1, precision, recall = _f1(len(pairs), n_pred, n_key)
@@ -138,7 +132,9 @@ def score_counts(
     if found is None:
         if len(keys.counts) > _MAX_EDGE_MEMO:
             keys.counts.clear()
-        found = keys.counts[token] = _counts(_answer(token, cache), keys)
+        names, edges = _read(token, cache.name, keys)
+        class_of, reps = _classes(names)
+        found = keys.counts[token] = _counts(edges, class_of, len(reps), keys)
     return found
 
 
@@ -154,31 +150,37 @@ def score_counts_many(
 
     For passes that score answers against keys they were not written for (the
     shuffled-key audit, ~67k distinct pairs at 100k answers): the memo tables are
-    found once, each key is prepared once and each answer's names are read and merged
-    into classes once, however many keys it meets, so a pair's own work is its edges
-    and matching. The numbers are :func:`score_counts`' (the same functions compute
-    them); pairs are not memoised here: a caller passes each distinct pair once.
+    found once, each key is prepared once and each answer's names are merged into classes
+    once, however many keys it meets, so a pair's own work is its edges and matching
+    (a lookup per name for a surface the key has met). The numbers are
+    :func:`score_counts`' (the same functions compute them); pairs are not memoised
+    here: a caller passes each distinct pair once.
     """
     cache = _cache(lexicon, rules)
     sides: list[_Side | None] = [None] * len(keys)
-    read: list[_Answer | None] = [None] * len(answers)
+    classes: list[tuple[Sequence[int], int] | None] = [None] * len(answers)
+    name_of = cache.name
     out = []
     for a, k in pairs:
         side = sides[k]
         if side is None:
             side = sides[k] = _prepared_key(keys[k], cache)
-        answer = read[a]
-        if answer is None:
-            answer = read[a] = _answer(answers[a], cache)
-        out.append(_counts(answer, side))
+        names, edges = _read(answers[a], name_of, side)
+        merged = classes[a]
+        if merged is None:  # the same names whatever the key: one cache reads them all
+            class_of, reps = _classes(names)
+            merged = classes[a] = class_of, len(reps)
+        out.append(_counts(edges, *merged, side))
     return out
 
 
-def _counts(answer: _Answer, keys: _Side) -> _Counts:
-    """The numbers of one read answer against one prepared key."""
-    edges = _best_edges(answer, keys)
+def _counts(
+    found: list[tuple[_Edge, ...]], class_of: Sequence[int], n_pred: int, keys: _Side
+) -> _Counts:
+    """The numbers of one answer (its names' edges and classes) against one prepared key."""
+    edges = _best(found, class_of)
     tp = len(_one_to_one(edges)) if edges else 0
-    n_pred, n_key = len(answer.reps), len(keys.reps)
+    n_key = len(keys.reps)
     return (*_f1(tp, n_pred, n_key), n_pred, n_key)
 
 

@@ -11,9 +11,11 @@ profile's singular readings and nothing else (``_Name.lookups``).
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from labeler.scoring import expert
+from labeler.scoring.contrast import typo_bucket
 from labeler.scoring.fuzzy import FUZZY_MIN_LEN, FUZZY_PREFIX
 from labeler.text.normalize import normalize
 from labeler.text.plurals import name_forms
@@ -37,7 +39,8 @@ class _Name(NamedTuple):
     2 synonym) and ``why`` the expert rules behind a token; ``equivalent`` are
     the tokens that make two names "the same" (all levels but exact, which
     normalised subsumes, and fuzzy; no lossy reading); ``fuzzy`` the
-    ``(prefix, text)`` pairs the fuzzy level compares. ``hedge`` names two parts
+    ``(bucket, text)`` pairs the fuzzy level compares, only with key texts of the same
+    bucket (:func:`_expert_bucket`). ``hedge`` names two parts
     at once; ``alternatives`` offers several names for one part. ``lookups`` are
     every singular reading the profile asked the lexicon's index about: the
     lexicon's only say in a profile, so one the index knows none of is the
@@ -49,7 +52,7 @@ class _Name(NamedTuple):
     groups: frozenset[int]
     strength: dict[str | int, int]
     equivalent: tuple[str | int, ...]
-    fuzzy: tuple[tuple[str, str], ...]
+    fuzzy: tuple[tuple[Hashable, str], ...]
     why: dict[str | int, tuple[str, ...]]
     hedge: bool = False
     alternatives: bool = False
@@ -107,7 +110,7 @@ def _expert_profile(raw: str, index: _Index) -> _Name:
     strength[_RAW + raw.strip()] = 5
     why[_RAW + raw.strip()] = _NO_RULES
     fuzzy = tuple(
-        (r.text[:FUZZY_PREFIX], r.text)
+        (_expert_bucket(r.text), r.text)
         for r in readings
         if not r.lossy and len(r.text) >= FUZZY_MIN_LEN
     )
@@ -135,8 +138,16 @@ def _plain_profile(raw: str, text: str, index: _Index) -> _Name:
     strength.update(dict.fromkeys(equivalent[1 : 1 + len(forms)], 3))
     strength[equivalent[0]] = 4
     strength[_RAW + raw.strip()] = 5
-    fuzzy = ((text[:FUZZY_PREFIX], text),) if len(text) >= FUZZY_MIN_LEN else ()
+    fuzzy = ((_expert_bucket(text), text),) if len(text) >= FUZZY_MIN_LEN else ()
     return _Name(raw.strip(), text, groups, strength, equivalent, fuzzy, {}, lookups=forms)
+
+
+def _expert_bucket(text: str) -> Hashable:
+    """The texts the expert fuzzy level compares ``text`` with: those sharing its first
+    letters (the card's guard) and its :func:`~labeler.scoring.contrast.typo_bucket`, the
+    only ones :func:`~labeler.scoring.contrast.typo_close` can accept. The card's bucket
+    is the prefix alone."""
+    return text[:FUZZY_PREFIX], typo_bucket(text)
 
 
 _PROFILES = {"card": _card_profile, "expert": _expert_profile}
