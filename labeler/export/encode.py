@@ -12,6 +12,7 @@ of its forty rows) encoded once per key as one fragment. Tests compare the bytes
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from collections.abc import Hashable, Mapping, Sequence
@@ -19,6 +20,8 @@ from typing import Any
 
 #: ``json.dumps(value, ensure_ascii=False)`` without the per-call keyword handling
 _ENCODE = json.JSONEncoder(ensure_ascii=False, check_circular=False).encode
+#: ``json.dumps(text, ensure_ascii=False)`` of one string: what ``_ENCODE`` calls for a string
+_QUOTE = json.encoder.encode_basestring
 
 
 def encode_columns(
@@ -71,18 +74,31 @@ def _field(name: str, values: Sequence[Any]) -> tuple[str, Sequence[Any]]:
 
     Floats and integers (exactly those types: not bools, not subclasses) go to the template
     as they are, for ``%r`` / ``%d``: the text json writes (finite floats only: json spells
-    infinities and NaN its own way). Strings, booleans and nulls are encoded once per
-    distinct value (no two values of those types compare equal), anything else one value
-    at a time.
+    infinities and NaN its own way), a float column's texts made once per distinct value
+    unless it holds ``-0.0`` (equal to ``0.0``, another text). Strings, booleans and nulls
+    are encoded once per distinct value (no two values of those types compare equal), lists
+    of strings (the predicted and key names) as ``[`` + their members' encoded texts joined
+    by ``", "`` + ``]`` with each distinct member encoded once, anything else one value at a
+    time.
     """
     kinds = set(map(type, values))
     if kinds == {float} and all(map(math.isfinite, values)):
-        return _name(name) + "%r", values
+        if 0.0 in values and any(v == 0.0 and math.copysign(1.0, v) < 0 for v in values):
+            return _name(name) + "%r", values  # 0.0 and -0.0: one key, two texts
+        floats = {v: repr(v) for v in set(values)}  # scores repeat: 0.5, 1.0, 0.4 …
+        return _name(name) + "%s", list(map(floats.__getitem__, values))
     if kinds == {int}:
         return _name(name) + "%d", values
     if kinds <= _BY_VALUE:
         text = {v: _ENCODE(v) for v in set(values)}
         return _name(name) + "%s", list(map(text.__getitem__, values))
+    if kinds == {list}:
+        flat = list(itertools.chain.from_iterable(values))
+        if set(map(type, flat)) <= {str}:  # name lists: each distinct name encoded once
+            members = set(flat)
+            quoted = {m: _QUOTE(m) for m in members}
+            lists = [f"[{', '.join(map(quoted.__getitem__, v))}]" for v in values]
+            return _name(name) + "%s", lists
     return _name(name) + "%s", list(map(_ENCODE, values))
 
 

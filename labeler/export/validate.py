@@ -329,7 +329,10 @@ def _column_ok(kind: str, values: Sequence[Any]) -> bool:
         finite = values if type(None) not in types else [v for v in values if v is not None]
         return all(map(math.isfinite, finite))
     if kind == "list[string]":
-        return types <= {list} and set(map(type, itertools.chain.from_iterable(values))) <= {str}
+        if not types <= {list}:
+            return False
+        lists = {id(names): names for names in values}.values()  # an item's: one list, read once
+        return set(map(type, itertools.chain.from_iterable(lists))) <= {str}
     return all(map(CHECKS[kind], values))
 
 
@@ -432,12 +435,23 @@ class LeakFinder:
         return {self._given[m.group(0)] for m in self._pattern.finditer(_words(text))}
 
     def in_strings(self, strings: Iterable[Any]) -> set[str]:
-        """The private strings found in any of ``strings`` (each searched on its own)."""
-        found: set[str] = set()
-        for text in strings:
-            if isinstance(text, str):
-                found |= self.find(text)
-        return found
+        """The private strings found in any of ``strings`` (each searched on its own).
+
+        The strings are searched as one text, joined by NUL: casefolding and the word
+        regex are per character, so the joined text reduces to each string's own words
+        with NUL between them, and no private string (words and single spaces only)
+        matches across one. One pass costs a C-level call for thousands of strings, where a
+        call per string cost more than the search (issue #17). A string that holds a NUL
+        itself would read as two: such a batch is searched one string at a time.
+        """
+        if self._pattern is None:
+            return set()
+        texts = [s for s in strings if isinstance(s, str)]
+        joined = _BOUNDARY.join(texts)
+        if joined.count(_BOUNDARY) != max(len(texts) - 1, 0):
+            return set().union(*map(self.find, texts))
+        words = _LOOSE_SEPARATORS.sub(" ", joined.casefold())
+        return {self._given[m.group(0)] for m in self._pattern.finditer(words)}
 
 
 def _strings(rows: Iterable[Any]) -> set[Any]:
@@ -466,6 +480,8 @@ def _column_strings(columns: Mapping[str, Sequence[Any]]) -> set[Any]:
     found: set[Any] = set(columns)
     for column in columns.values():
         kinds = set(map(type, column))
+        if kinds == {list}:  # an item's key names are one list on its forty rows: read once
+            column = list({id(names): names for names in column}.values())
         if kinds == {str}:
             found.update(column)
         elif kinds == {list} and set(map(type, names := [*itertools.chain(*column)])) <= {str}:
@@ -500,6 +516,10 @@ def _walk(rows: list[Any]) -> set[Any]:
 
 
 _SEPARATORS = re.compile(r"[\W_]+")
+#: Between the strings :meth:`LeakFinder.in_strings` searches as one text: never in a word.
+_BOUNDARY = "\x00"
+#: :data:`_SEPARATORS` except the boundary: a run of them between two words is one space.
+_LOOSE_SEPARATORS = re.compile(r"(?:[^\w\x00]|_)+")
 
 
 def _words(text: str) -> str:

@@ -78,3 +78,23 @@ def test_the_golden_export_s_results_encode_to_the_same_bytes():
         keyed = dict.fromkeys(per_item, columns["item_id"])
         assert len(rows) > 10
         assert encode_columns(columns, keyed) == data
+
+
+def _rows(columns: dict[str, list]) -> list[dict]:
+    return [
+        dict(zip(columns, values, strict=True)) for values in zip(*columns.values(), strict=True)
+    ]
+
+
+def test_a_float_column_holding_both_zeros_keeps_each_zero_s_text():
+    # a column's float texts are made once per distinct value, and -0.0 == 0.0
+    columns = {"f1": [0.5, 0.0, -0.0, 0.5, 1 / 3, 0.0], "recall": [-0.0, 0.0, 1.0, 1.0, 0.0, -0.0]}
+    assert encode_columns(columns) == _dumps(_rows(columns))
+    assert b'"f1": -0.0' in encode_columns(columns)
+
+
+def test_name_lists_are_written_as_json_writes_them():
+    # each distinct name is encoded once and the lists joined from the encoded names
+    names = [["aorta", 'the "left" vein', "é\u2028"], [], ["aorta"], ["\n\x00", "%s", "a, b"]]
+    columns = {"predicted_names": names, "key_names": [["x"], ["x"], [], ["x", "aorta"]]}
+    assert encode_columns(columns) == _dumps(_rows(columns))
