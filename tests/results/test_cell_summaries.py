@@ -279,3 +279,22 @@ def test_the_memo_follows_an_edit_of_an_item_not_read(project):
     project.items.set_key("leaf", [KeyEntry("Stoma"), KeyEntry("Phloem")])
     again = cell_summaries(project, ["heart"])
     assert [e.name for e in again.keys["leaf"]] == ["Stoma", "Phloem"]
+
+
+def test_a_result_scored_now_is_memoised_as_its_stored_text_decodes(project):
+    """A cell scored by a read is memoised as the result itself, not parsed back from the
+    JSON just stored: that is sound only if decoding the stored text gives an equal result
+    (same types: a list where the decoder makes a list), for every kind of cell."""
+    import hashlib
+    import json
+
+    results_cache._DECODED.clear()
+    load_results(project)  # nothing cached yet: every cell is scored and memoised
+    fresh = dict(results_cache._DECODED)  # one per distinct result: the fixture's three
+    assert len(fresh) >= 3
+    assert any(r.markers is not None for r in fresh.values())
+    assert any(r.score.matches and r.score.missed_key for r in fresh.values())
+    for (digest, key), result in fresh.items():
+        text = results_cache._encode(result)
+        assert hashlib.blake2b(text.encode(), digest_size=16).digest() == digest
+        assert results_cache._decode(json.loads(text), key) == result
