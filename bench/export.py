@@ -167,6 +167,13 @@ peak RSS        501-502 MiB                        420 MiB
 In process under cProfile: ``item_rows`` 9.0 -> 2.7 s, ``cell_columns`` 7.1 -> 4.1 s,
 ``validate_items`` 1.4 -> 0.55 s. Still above 3x: the cells' query (``fetchall`` ≈0.9 s),
 the results stream (encode, check, leak search ≈3 s), interpreter start and imports.
+
+Round 9 (2026-12-02, load 0.3–1.0): float and name-list columns encoded once per distinct
+value, the leak check one regex pass per batch; a cell scored by the read memoised as its
+result (not parsed back). This bench at 100k: scores cached 6.65 s CPU, 4.0× the floor (1.68 s),
+407 MiB (goal 3×: not met); nothing cached 38.5 s. A fresh ``labeler export`` on a copy with the
+score cache emptied, before (``f8d4726^``) and after alternated: 34.8 / 32.2 → 26.0 / 28.0 s
+wall, peak RSS 1.30 → 0.94 GB; files identical (``diff -r``), and to ``bc1003e``'s.
 """
 
 from __future__ import annotations

@@ -41,6 +41,12 @@ At 10k: open 91 → 119 ms wall (busy 52 → 40), leaderboard 45 → 32 (busy 20
 figures follow the machine's load more than the code: at load ≥ 2 the GUI thread waits for a
 core (and for the GIL a descheduled worker holds) far longer than it works.
 
+After the round's merges (main ``f8d4726``, load 0.6–1.1, scores cached), 100k: painted
+0.04 s, items listed 1.38 s, review cold 1.60 s (goal 1 s: not met; 1.40 s of it on workers,
+the cached rows' query ≈0.45 s and building 100k cells' columns), review 0.29 s, leaderboard
+0.45 s, CIs 1.62 s, run end 0.33 s; stalls open 64 ms wall / 39 ms GUI-thread work, review 25,
+leaderboard 23, run end 27 ms; peak 619 MiB. 10k: review cold 0.43 s, every stall ≤ 37 ms.
+
 Run: ``python bench/scale.py [--sizes 10000,100000] [--keep DIR]`` (``--keep``
 reuses projects built before in DIR).
 """

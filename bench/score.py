@@ -55,6 +55,14 @@ half of it), per-row ``_answer``/``_classes``/``_best_edges`` ≈ 11%, per-item 
 (cold: card 1.2–1.4 s, expert 1.6–2.1 s cold, both branches). Output byte-identical (``labeler
 score``, 10k and 100k).
 
+Round 9 (2026-12-02, load 0.3–1.1, one run each): the expert fuzzy level compares only names of
+one ``typo_bucket`` (1.8M similarity calls → 1.5k), lexicon rows checked once per distinct row.
+``labeler score`` of the 100k bench's results.jsonl, base ``bc1003e`` → now, wall (user): expert
+29.8 (17.0) → 14.6 (12.2) s, card 19.5 (17.2) → 19.8 (17.9) s, output byte-identical under both
+rule sets. This bench at 100k: ``score`` 14.47 s CPU, 5.1× the floor (2.82 s), goal ≤ 5×: just
+short; ``report`` with scores cached 4.22 s, 2.6× reading the rows (1.64 s), met; with nothing
+cached 41.9 s (25×: the first scoring of 100k answers, kept after).
+
 ``python bench/score.py rows [card|expert]`` is the scorer bench below.
 
 The scorer bench: rescore the card's 6,335 rows with a 2,000-term lexicon.
