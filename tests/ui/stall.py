@@ -80,3 +80,13 @@ def heartbeat(freeze: bool = True) -> Iterator[Heartbeat]:
         beat.stop()
         if freeze:
             gc.unfreeze()
+
+
+def stalls_over(beats: dict[str, Heartbeat], busy: float, wall: float) -> dict[str, str]:
+    """Each phase whose GUI thread worked more than ``busy`` seconds between two ticks, or
+    went ``wall`` seconds without one, with both figures: what a stall test asserts empty."""
+    return {
+        name: f"{beat.longest_busy * 1000:.0f} ms busy, {beat.longest * 1000:.0f} ms without a tick"
+        for name, beat in beats.items()
+        if beat.longest_busy > busy or beat.longest > wall
+    }

@@ -19,7 +19,7 @@ import pytest
 from tests.ui.factory import BIG_ITEMS as N_ITEMS
 from tests.ui.factory import BIG_MODELS as MODELS
 from tests.ui.factory import build_project, run_again
-from tests.ui.stall import Heartbeat, heartbeat
+from tests.ui.stall import Heartbeat, heartbeat, stalls_over
 from ui import workers
 from ui.curate.items_panel import ItemsPanel
 from ui.leaderboard.view import LeaderboardView
@@ -101,11 +101,7 @@ def test_opening_each_view_on_10k_answers_never_blocks_the_event_loop(qtbot, big
         qtbot.waitUntil(lambda: settled(panel, review, board), timeout=60_000)
     stalls["refresh"] = beat
     session.close()
-    slow = {
-        view: f"{beat.longest_busy * 1000:.0f} ms busy, {beat.longest * 1000:.0f} ms without a tick"
-        for view, beat in stalls.items()
-        if beat.longest_busy > LIMIT or beat.longest > WALL_LIMIT
-    }
+    slow = stalls_over(stalls, LIMIT, WALL_LIMIT)
     assert not slow, f"the GUI thread stalled: {slow}"
 
 
