@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from labeler.store import KeyEntry, NewItem, NewResponse, Project
 from labeler.store.database import is_postgres
-from labeler.store.summaries import data_version, item_latest, item_statuses
+from labeler.store.summaries import data_version, item_latest, item_status_counts, item_statuses
 
 
 def answer(item_id: str, model: str, condition: str, name: str) -> NewResponse:
@@ -44,6 +44,16 @@ def test_item_statuses_lists_every_item_in_creation_order(tmp_path):
         for item_id, status in (("z", "ready"), ("a", "draft"), ("m", "excluded")):
             project.items.add(NewItem(item_id=item_id, subject=item_id, status=status))
         assert item_statuses(project) == [("z", "ready"), ("a", "draft"), ("m", "excluded")]
+
+
+def test_item_status_counts_count_each_status_and_follow_edits(tmp_path):
+    with Project.create(tmp_path / "p") as project:
+        assert item_status_counts(project) == {}
+        for item_id, status in (("z", "ready"), ("a", "draft"), ("m", "excluded"), ("b", "ready")):
+            project.items.add(NewItem(item_id=item_id, subject=item_id, status=status))
+        assert item_status_counts(project) == {"ready": 2, "draft": 1, "excluded": 1}
+        project.items.update("a", status="ready")
+        assert item_status_counts(project) == {"ready": 3, "excluded": 1}
 
 
 def test_the_change_counter_moves_for_another_connections_commit(tmp_path):

@@ -46,7 +46,7 @@ from labeler.runs.batch import BatchRunSummary, CollectSummary
 from labeler.runs.runner import DEFAULT_CONCURRENCY, RunProgress, RunSummary
 from labeler.status import ResponseStatus
 from labeler.store import NewResponse
-from labeler.store.summaries import item_statuses
+from labeler.store.summaries import item_status_counts, item_statuses
 from ui import workers
 from ui.errors import show_error
 from ui.review.style import tone
@@ -63,6 +63,13 @@ ITEM_SCOPES = {
     "ready": "Ready items only",
     "draft": "Draft items only",
 }
+
+
+def _in_scope(status: str, scope: str) -> bool:
+    """Whether an item of ``status`` is in the chosen :data:`ITEM_SCOPES` entry."""
+    return status != "excluded" if scope == "active" else status == scope
+
+
 STATUS_TONES = {ResponseStatus.OK: "matched", ResponseStatus.PARSE_ERROR: "extra"}
 MAX_LOG = 200
 
@@ -316,9 +323,16 @@ class RunView(QWidget):
             return []
         scope = self.scope.currentData()
         items = item_statuses(project)  # ids and statuses only: this runs on the GUI thread
-        if scope == "active":
-            return [i for i, status in items if status != "excluded"]
-        return [i for i, status in items if status == scope]
+        return [i for i, status in items if _in_scope(status, scope)]
+
+    def _item_count(self) -> int:
+        """How many items :meth:`_item_ids` would give, counted by the store."""
+        project = self.session.project
+        if project is None:
+            return 0
+        scope = self.scope.currentData()
+        counts = item_status_counts(project)
+        return sum(n for status, n in counts.items() if _in_scope(status, scope))
 
     def _project_opened(self) -> None:
         project = self.session.require_project()
@@ -332,7 +346,7 @@ class RunView(QWidget):
         self.refresh_batches()
 
     def _changed(self, *_: object) -> None:
-        count = len(self._item_ids())
+        count = self._item_count()
         self.item_count.setText(f"{count} item{'s' if count != 1 else ''}")
         if self.run_process is None:
             self._estimate_timer.start()

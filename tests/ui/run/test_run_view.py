@@ -208,3 +208,22 @@ def test_a_hidden_run_view_plans_only_when_shown(tmp_path, qtbot, session):
     view.show()
     qtbot.waitUntil(lambda: "calls" in view.plan.text(), timeout=10_000)
     assert view.estimate_worker is not None
+
+
+def test_the_item_count_follows_the_scope_and_status_edits(tmp_path, qtbot, session):
+    """The count the curator reads beside the scope is the number of items a run would send."""
+    build_project(tmp_path / "p", n_items=5, models=[], images=False).close()
+    view = RunView(session)
+    qtbot.addWidget(view)
+    session.open(tmp_path / "p")
+    project = session.require_project()
+    first, second, *_ = [i.id for i in project.items.list()]
+    project.items.update(first, status="excluded")
+    project.items.update(second, status="draft")
+    session.items_changed.emit()
+    expected = {"active": 4, "ready": 3, "draft": 1}
+    for scope, count in expected.items():
+        view.scope.setCurrentIndex(view.scope.findData(scope))
+        noun = "item" if count == 1 else "items"
+        assert view.item_count.text() == f"{count} {noun}"
+        assert len(view._item_ids()) == count  # what a run of this scope would send
