@@ -254,11 +254,14 @@ class ReviewView(QWidget):
         self._apply_filter()
 
     def _rescore(self) -> None:
-        """The lexicon changed: the open item's names now, every cell's score on a worker."""
-        if self.data is None:
-            return
-        self.data.reload_lexicon()
-        self._read_item(self.current_item_id())
+        """The lexicon changed: the open item's names now, every cell's score on a worker.
+
+        The cells are re-read even when no snapshot has arrived yet: the read in flight may
+        have taken the lexicon as it was before this edit.
+        """
+        if self.data is not None:
+            self.data.reload_lexicon()
+            self._read_item(self.current_item_id())
         self.when_shown.invalidate()
 
     def _apply_filter(self, keep_item: str | None = None, later: bool = False) -> None:

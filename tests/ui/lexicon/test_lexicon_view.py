@@ -179,3 +179,37 @@ def test_a_chain_shows_as_one_group_and_search_keeps_the_whole_group(views, qtbo
         ("bicuspid valves", "left AV valve", "same"),
     ]
     assert model.index(0, 0).data() == "mitral valve"
+
+
+def test_a_lexicon_edit_during_reviews_first_read_is_not_lost(
+    tmp_path, qtbot, session, monkeypatch
+):
+    """Review starts reading when it is built; a lexicon edit that lands before that read is
+    delivered must still rescore every cell (the read may have taken the lexicon from before),
+    not only the open item's, which is read after."""
+    import threading
+
+    import ui.review.view as review_module
+
+    spelling_project(tmp_path / "p").close()
+    session.open(tmp_path / "p")
+    read, edited = threading.Event(), threading.Event()
+    real = review_module.load_review
+
+    def read_then_wait(folder):
+        snapshot = real(folder)  # the lexicon as it was
+        read.set()
+        edited.wait(10)
+        return snapshot
+
+    monkeypatch.setattr(review_module, "load_review", read_then_wait)
+    review = ReviewView(session)
+    qtbot.addWidget(review)
+    review.resize(1280, 800)
+    qtbot.waitUntil(read.is_set, timeout=10_000)  # read, not yet delivered
+    session.require_project().lexicon.add("esophagus", "sophagus")
+    session.lexicon_changed.emit()
+    edited.set()
+    assert review_f1(review, qtbot, Column("m/a", "told")) == pytest.approx(1.0)
+    assert review.data.cells.get(("gut", "m/a", "told")).f1 == pytest.approx(1.0)
+    review.close()
