@@ -101,8 +101,14 @@ def _paired_sum(by_item: dict[str, list[float]], items: Iterable[str]) -> Fracti
 
 
 def _percent(numerator: Fraction, denominator: int | Fraction) -> float:
-    """``100 × numerator ÷ denominator``, rounded once."""
-    return float(numerator * 100 / denominator)
+    """``100 × numerator ÷ denominator``, rounded once: beyond the largest float (a ``told``
+    mean so small it is subnormal) that is ±infinity, as float division gives, not an error;
+    the card prints it as undefined (:func:`cell_text`)."""
+    exact = numerator * 100 / denominator
+    try:
+        return float(exact)
+    except OverflowError:
+        return math.inf if exact > 0 else -math.inf
 
 
 def _order(row: TableRow) -> tuple[bool, float, str]:
