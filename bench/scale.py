@@ -8,8 +8,12 @@ per size (so peak RSS is that size's), offscreen:
 - ``painted``: ``session.open`` until the main window has been painted once
   (Curate on screen, its item list saying "loading…" if its rows are not in yet);
 - ``items listed``: until Curate's item list shows every item with its score;
-- ``review cold``: in a process of its own, opening the project with Review on screen
-  until its matrix holds every item and is painted (no view has read the cells before);
+- ``review rebuilt``: in a process of its own, opening the project with Review on screen
+  until its matrix holds every item and is painted, no view having read the cells before
+  and no columns kept on disk (``labeler.results.summary_file``: the first open after
+  another process changed the project), the scores cached in the store;
+- ``review cold``: the same in the next fresh process, which finds the columns the first
+  kept (any open of a project as it was last seen);
 - ``review``: switching to Review until its matrix holds every item and is painted;
 - ``leaderboard``: switching to Leaderboard until its numbers are shown
   (``leaderboard CIs``: with their bootstrap intervals);
@@ -69,10 +73,17 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.build_project import build as shared_build
+from labeler.results import summary_file
 
 N_MODELS = 10
 CONDITIONS = ("blind", "told", "desc", "no-image")
-GOALS = {"painted": 3.0, "review cold": 1.0, "review": 1.0, "leaderboard": 3.0}
+GOALS = {
+    "painted": 3.0,
+    "review rebuilt": 1.0,
+    "review cold": 1.0,
+    "review": 1.0,
+    "leaderboard": 3.0,
+}
 STALL_GOAL = 0.050
 
 
@@ -215,7 +226,10 @@ def measure(folder: Path) -> dict[str, float]:
 def report(size: int, row: dict[str, float]) -> None:
     load = ", ".join(f"{v:.1f}" for v in os.getloadavg())
     print(f"\n{size:,} answers ({int(row['cells']):,} cells in the matrix; load {load})")
-    names = ("painted", "items listed", "review cold", "review", "leaderboard", "leaderboard CIs")
+    names = (
+        "painted", "items listed", "review rebuilt", "review cold", "review", "leaderboard",
+        "leaderboard CIs",
+    )  # fmt: skip
     for name in (*names, "run end"):
         goal = f"  (goal ≤ {GOALS[name]:.0f} s)" if name in GOALS else ""
         print(f"  {name:<15} {row[name]:7.2f} s wall {row[f'{name} cpu']:6.2f} s CPU{goal}")
@@ -225,11 +239,12 @@ def report(size: int, row: dict[str, float]) -> None:
             f" {row[f'{name} busy'] * 1000:4.0f} ms GUI-thread work"
             f"  (goal ≤ {STALL_GOAL * 1000:.0f} ms)"
         )
-    gui = row["review cold gui"]
-    print(
-        f"  review cold CPU by thread: {row['review cold cpu'] - gui:.2f} s workers,"
-        f" {gui:.2f} s GUI thread"
-    )
+    for name in ("review rebuilt", "review cold"):
+        gui = row[f"{name} gui"]
+        print(
+            f"  {name} CPU by thread: {row[f'{name} cpu'] - gui:.2f} s workers,"
+            f" {gui:.2f} s GUI thread"
+        )
     print(f"  peak RSS      {row['peak rss MiB']:7.0f} MiB")
 
 
@@ -256,21 +271,29 @@ def main() -> None:
                 build(folder, size)
                 print(f"built {size:,} answers in {time.perf_counter() - start:.0f} s")
             rows[size] = {}
-            for mode in ("--measure-cold", "--measure"):  # a fresh process each
+            # a fresh process each; the first without the columns kept on disk (a project
+            # whose state no process has read before), the next finding what it kept
+            kept = summary_file.path_in(folder)
+            kept.unlink(missing_ok=True)
+            for mode in ("--measure-cold", "--measure-cold", "--measure"):
                 child = subprocess.run(
                     [sys.executable, __file__, mode, str(folder)],
                     capture_output=True,
                     text=True,
                     check=True,
                 )
-                rows[size].update(json.loads(child.stdout.strip().splitlines()[-1]))
+                found = json.loads(child.stdout.strip().splitlines()[-1])
+                if "review cold" in found and "review rebuilt" not in rows[size]:
+                    found = {k.replace("cold", "rebuilt"): v for k, v in found.items()}
+                rows[size].update(found)
             report(size, rows[size])
         if len(rows) > 1:
             small, large = min(rows), max(rows)
             factor = large / small
             print(f"\ngrowth {small:,} → {large:,} answers ({factor:.0f}× the answers):")
             names = (
-                "items listed", "review cold", "review", "leaderboard", "leaderboard CIs", "run end"
+                "items listed", "review rebuilt", "review cold", "review", "leaderboard",
+                "leaderboard CIs", "run end",
             )  # fmt: skip
             for name in (*names, *(f"{n} cpu" for n in names), "peak rss MiB"):
                 ratio = rows[large][name] / max(rows[small][name], 1e-9)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from labeler.prompts import CONDITIONS
+from labeler.results import summary_file
 from labeler.results.cache import _Context, _resolve
 from labeler.results.counts import NO_ANSWER_STATUSES, _stale, answer_counts, is_stale
 from labeler.results.flags import ItemFlags, item_flags
@@ -207,6 +208,19 @@ def _read_summaries(
     want = CellColumns if names else CellSummaries  # columns serve a summaries read too
     if memo is not None and memo[0] == signature and isinstance(memo[1], want):
         return memo[1]  # shared, as every decoded value is: never mutated
+    on_disk = summary_file.path_in(project.folder)
+    key = summary_file.digest(signature) if wanted is None else None
+    if key is not None and not names:  # another process may have built these very columns
+        stored = summary_file.load(on_disk, key, _SUMMARY_FIELDS)
+        if stored is not None:
+            kept = CellSummaries(
+                **stored,
+                items={i.id: i for i in project.items.list()},
+                keys=project.items.keys(),
+                public_ids=public,
+                overrides=overrides,
+            )
+            return _remember(project, signature, kept)
     items = {i.id: i for i in project.items.list() if wanted is None or i.id in wanted}
     keys = project.items.keys()
     context = _Context(project, set(items), keys)
@@ -255,6 +269,12 @@ def _read_summaries(
         found = CellColumns(**data, **common, key_names=context.names)
     else:
         found = CellSummaries(**data, **common)
+    if key is not None:
+        summary_file.save(on_disk, key, {f: getattr(found, f) for f in _SUMMARY_FIELDS})
+    return _remember(project, signature, found)
+
+
+def _remember(project: Project, signature: tuple[Any, ...], found: CellSummaries) -> CellSummaries:
     _SUMMARIES.clear()  # one project's: a window has one open
     _SUMMARIES[str(project.folder)] = (signature, found)
     return found

@@ -23,6 +23,7 @@ from labeler.results import (
     counted_results,
     load_results,
     results_frame,
+    summary_file,
 )
 from labeler.scoring import Match, NameScore, scoring_version
 from labeler.store import KeyEntry, NewItem, NewResponse, Project
@@ -138,9 +139,20 @@ def check(project, item_ids=None, read=cell_summaries):
     return summaries
 
 
-@pytest.fixture(params=["summaries", "columns"])
+def summaries_in_a_new_process(project, item_ids=None):
+    """:func:`cell_summaries` as a process that never read this project reads them: no
+    memo, only what the project holds (its store and the columns kept on disk)."""
+    summary_path._SUMMARIES.clear()
+    return cell_summaries(project, item_ids)
+
+
+@pytest.fixture(params=["summaries", "columns", "new process"])
 def read(request):
-    return {"summaries": cell_summaries, "columns": cell_columns}[request.param]
+    return {
+        "summaries": cell_summaries,
+        "columns": cell_columns,
+        "new process": summaries_in_a_new_process,
+    }[request.param]
 
 
 def test_the_two_paths_agree_through_every_kind_of_edit(project, read):
@@ -199,6 +211,7 @@ def test_rows_not_to_trust_are_resolved_not_read(project):
     # lexicon fingerprints and overrides, none of which moved) gives what it read
     assert cell_summaries(project).f1 == truth.f1
     summary_path._SUMMARIES.clear()  # a fresh process reads the rows, and must not trust them
+    summary_file.path_in(project.folder).unlink()  # (nor find the columns kept on disk)
     again = check(project)
     assert again.f1 == truth.f1 and again.precision == truth.precision
     restored = {r[0]: r for r in project.score_cache.summary_rows(rules)}
@@ -298,3 +311,138 @@ def test_a_result_scored_now_is_memoised_as_its_stored_text_decodes(project):
         text = results_cache._encode(result)
         assert hashlib.blake2b(text.encode(), digest_size=16).digest() == digest
         assert results_cache._decode(json.loads(text), key) == result
+
+
+def same_columns(a, b):
+    """Every per-cell column equal (NaN equal to NaN: a decoded NaN is another object)."""
+
+    def same(x, y):
+        return x == y or (isinstance(x, float) and isinstance(y, float) and x != x and y != y)
+
+    for name in summary_path._SUMMARY_FIELDS:
+        left, right = getattr(a, name), getattr(b, name)
+        assert len(left) == len(right) and all(map(same, left, right)), name
+
+
+def test_a_new_process_takes_the_columns_kept_on_disk_and_reads_no_row(project, monkeypatch):
+    first = check(project)
+    assert summary_file.path_in(project.folder).is_file()
+
+    def no_rows(*args, **kwargs):
+        raise AssertionError("the rows were read although the kept columns are current")
+
+    monkeypatch.setattr(type(project.score_cache), "summary_rows", no_rows)
+    again = summaries_in_a_new_process(project)
+    same_columns(again, first)
+    assert again.markers[0] is not None and again.markers.count(again.markers[0]) > 1
+    assert len({id(m) for m in again.markers if m is not None}) < len(again)  # shared
+    assert again.keys == first.keys and again.items == first.items
+    assert again.public_ids == first.public_ids and again.overrides == first.overrides
+    assert again.counts == first.counts and again.flags() == first.flags()
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        "garbage",
+        "truncated",
+        "no end line",
+        "other format",
+        "a column too long",
+        "bad base64",
+        "empty",
+    ],
+)
+def test_a_damaged_file_is_ignored_and_written_again(project, damage, monkeypatch):
+    truth = check(project)
+    path = summary_file.path_in(project.folder)
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    damaged = {
+        "garbage": "\x00not json at all\n",
+        "truncated": "".join(lines)[: len("".join(lines)) // 2],
+        "no end line": "".join(lines[:-1]),
+        "other format": lines[0].replace('"format":1', '"format":99') + "".join(lines[1:]),
+        "a column too long": "".join([*lines[:2], lines[1], *lines[2:]]),  # a chunk twice
+        "bad base64": "".join([lines[0], lines[1].replace('"ints":"', '"ints":"!', 1), *lines[2:]]),
+        "empty": "",
+    }[damage]
+    path.write_text(damaged, encoding="utf-8")
+    reads = []
+    real = type(project.score_cache).summary_rows
+    monkeypatch.setattr(
+        type(project.score_cache),
+        "summary_rows",
+        lambda self, *a, **k: reads.append(1) or real(self, *a, **k),
+    )
+    same_columns(summaries_in_a_new_process(project), truth)
+    assert reads == [1]  # rebuilt from the store
+    assert path.read_text(encoding="utf-8") == "".join(lines)  # and kept again, whole
+
+
+def test_a_folder_that_refuses_the_file_costs_only_the_rebuild(project):
+    """A read-only or full disk: the read works; the next process rebuilds (a file where the
+    cache folder should be makes writing fail for every user, root included)."""
+    truth = check(project)
+    folder = summary_file.path_in(project.folder).parent
+    summary_file.path_in(project.folder).unlink()
+    folder.rmdir()
+    folder.write_text("not a folder", encoding="utf-8")
+    same_columns(summaries_in_a_new_process(project), truth)
+    assert folder.read_text(encoding="utf-8") == "not a folder"
+
+
+def test_the_file_round_trips_every_kind_of_value_in_small_chunks(tmp_path, monkeypatch):
+    from labeler.scoring import MarkerScore
+
+    monkeypatch.setattr(summary_file, "CHUNK", 2)  # every column spread over several lines
+    marks = MarkerScore(0.5, 2, ["A"], {"B": "C"}, [])
+    columns = {
+        "response_id": [3, 9, 12],
+        "item_id": ["heart", "leaf", "heart"],
+        "model": ["lab/a", "lab/a", "lab/b"],
+        "condition": ["blind", "no-image", "told"],
+        "status": ["ok", "api_error", "ok"],
+        "parse_ok": [True, False, True],
+        "stale": [False, False, True],
+        "f1": [0.25, float("nan"), 1.0],
+        "precision": [1 / 3, float("nan"), 1.0],
+        "recall": [0.2, float("nan"), 1.0],
+        "marker_accuracy": [0.5, None, None],
+        "markers": [marks, None, MarkerScore(0.5, 2, ["A"], {"B": "C"}, [])],
+        "override": [None, None, 0.75],
+    }
+    path = tmp_path / "cache" / "cell-summaries.jsonl"
+    assert summary_file.save(path, "k1", columns)
+    back = summary_file.load(path, "k1", list(columns))
+    assert back is not None
+    for name, values in columns.items():
+        assert len(back[name]) == len(values)
+        for x, y in zip(back[name], values, strict=True):
+            assert x == y or (x != x and y != y), name
+    assert back["markers"][0] is back["markers"][2]  # equal scores decode to one object
+    assert summary_file.load(path, "another key", list(columns)) is None
+    assert summary_file.load(path, "k1", [*columns, "more"]) is None
+    assert summary_file.load(tmp_path / "missing.jsonl", "k1", list(columns)) is None
+    with pytest.raises(ValueError, match="different lengths"):
+        summary_file.save(path, "k2", {"a": [1], "b": [1, 2]})
+    assert summary_file.load(path, "k1", list(columns)) is not None  # left as it was
+
+
+def test_the_digest_is_the_same_in_every_process(tmp_path):
+    import subprocess
+    import sys
+
+    signature = ("rules 3", None, (10, 42), [("it-1", 2)], [("a", "b", "same")], {"x": []})
+    code = f"from labeler.results import summary_file;print(summary_file.digest({signature!r}))"
+    digests = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={"PYTHONHASHSEED": str(seed), "PATH": ""},
+            cwd=str(summary_file.Path(summary_path.__file__).parents[2]),
+        ).stdout.strip()
+        for seed in (1, 2, 3)
+    }
+    assert len(digests) == 1 and digests == {summary_file.digest(signature)}
