@@ -22,16 +22,16 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QPointF  # noqa: E402
+from PySide6.QtCore import QPointF
 
-from labeler import review  # noqa: E402
-from labeler.store import Project  # noqa: E402
-from ui import errors, workers  # noqa: E402
-from ui.app import ensure_app, save_screenshot, settle  # noqa: E402
-from ui.help import ShortcutsList  # noqa: E402
-from ui.main_window import MainWindow  # noqa: E402
-from ui.settings import scratch_settings  # noqa: E402
-from ui.theme import apply_theme  # noqa: E402
+from labeler import review
+from labeler.store import Project
+from ui import errors, workers
+from ui.app import ensure_app, save_screenshot, settle
+from ui.help import ShortcutsList
+from ui.main_window import MainWindow
+from ui.settings import scratch_settings
+from ui.theme import apply_theme
 
 SIZES = ((1280, 800), (1024, 640))
 THEMES = ("light", "dark")
