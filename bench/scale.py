@@ -51,6 +51,14 @@ the cached rows' query ≈0.45 s and building 100k cells' columns), review 0.29 
 0.45 s, CIs 1.62 s, run end 0.33 s; stalls open 64 ms wall / 39 ms GUI-thread work, review 25,
 leaderboard 23, run end 27 ms; peak 619 MiB. 10k: review cold 0.43 s, every stall ≤ 37 ms.
 
+Round 10 (2026-12-03, another machine: about 1.5× slower than the one above, load 0.7–1.3),
+100k: before the columns were kept on disk review cold 2.42 s, items listed 2.12 s; with them
+(main ``e6eb33c``) review cold 0.81 s (goal 1 s: met), items listed 0.72 s, review rebuilt
+2.17 s (the first process after a change elsewhere: no current file), leaderboard 0.86 s,
+CIs 2.38 s, run end 0.30 s; stalls (wall / GUI-thread work) open 52 / 50 ms, review 55 / 53,
+leaderboard 68 / 37, run end 62 / 36; peak 548 MiB. 10k: review cold 0.43 s, rebuilt 0.59 s,
+every stall ≤ 71 ms wall, ≤ 50 ms GUI-thread work.
+
 Run: ``python bench/scale.py [--sizes 10000,100000] [--keep DIR]`` (``--keep``
 reuses projects built before in DIR).
 """
