@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from labeler.prompts import CONDITIONS
 from labeler.results import summary_file
 from labeler.results.cache import _Context, _resolve
+from labeler.results.cell_scoring import key_names
 from labeler.results.counts import NO_ANSWER_STATUSES, _stale, answer_counts, is_stale
 from labeler.results.flags import ItemFlags, item_flags
 from labeler.review import effective_overrides
@@ -210,17 +211,21 @@ def _read_summaries(
         return memo[1]  # shared, as every decoded value is: never mutated
     on_disk = summary_file.path_in(project.folder)
     key = summary_file.digest(signature) if wanted is None else None
-    if key is not None and not names:  # another process may have built these very columns
-        stored = summary_file.load(on_disk, key, _SUMMARY_FIELDS)
-        if stored is not None:
-            kept = CellSummaries(
-                **stored,
-                items={i.id: i for i in project.items.list()},
-                keys=project.items.keys(),
-                public_ids=public,
-                overrides=overrides,
-            )
-            return _remember(project, signature, kept)
+    fields = (*_SUMMARY_FIELDS, *_NAME_FIELDS) if names else _SUMMARY_FIELDS
+    stored = None if key is None else summary_file.load(on_disk, key, fields)
+    if stored is not None:  # another process built these very columns
+        kept_keys = project.items.keys()
+        kept_data: dict[str, Any] = dict(
+            stored,
+            items={i.id: i for i in project.items.list()},
+            keys=kept_keys,
+            public_ids=public,
+            overrides=overrides,
+        )
+        if names:
+            kept_data["key_names"] = {i: key_names(k) for i, k in kept_keys.items()}
+        kept = (CellColumns if names else CellSummaries)(**kept_data)
+        return _remember(project, signature, kept)
     items = {i.id: i for i in project.items.list() if wanted is None or i.id in wanted}
     keys = project.items.keys()
     context = _Context(project, set(items), keys)
@@ -261,7 +266,6 @@ def _read_summaries(
             more.append((*cell, *published) if names else cell)
         merged = sorted([*zip(*columns, strict=True), *more], key=operator.itemgetter(0))
         columns = [list(c) for c in zip(*merged, strict=True)]
-    fields = (*_SUMMARY_FIELDS, *_NAME_FIELDS) if names else _SUMMARY_FIELDS
     found: CellSummaries
     common: dict[str, Any] = dict(items=items, keys=keys, public_ids=public, overrides=overrides)
     data: dict[str, Any] = dict(zip(fields, columns, strict=True))
@@ -270,7 +274,7 @@ def _read_summaries(
     else:
         found = CellSummaries(**data, **common)
     if key is not None:
-        summary_file.save(on_disk, key, {f: getattr(found, f) for f in _SUMMARY_FIELDS})
+        summary_file.save(on_disk, key, {f: getattr(found, f) for f in fields})
     return _remember(project, signature, found)
 
 

@@ -15,8 +15,11 @@ when anything about it is off; failing to write it (a read-only or full disk) on
 the next process the rebuild. It is JSON Lines of bounded chunks so that no single decode
 holds the interpreter long: a view reads it on a worker thread while the GUI thread must
 keep ticking (``tests/ui/stall.py``). Strings repeated per cell (item ids, models,
-conditions, statuses) and marker scores are stored once in a table and referenced by
-position, which also shares the decoded objects as the in-process read does.
+conditions, statuses), marker scores and predicted-name lists are stored once in a table and
+referenced by position, which also shares the decoded objects as the in-process read does.
+A read that publishes names (:func:`labeler.results.cell_columns`: the export, ``labeler
+report``) keeps them too; a read that takes fewer columns skips the others' lines unparsed,
+and one that wants columns the file lacks rebuilds (and keeps them for the next).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import base64
 import dataclasses
 import hashlib
 import json
+import re
 import sys
 from array import array
 from collections.abc import Iterator, Sequence
@@ -43,7 +47,10 @@ FORMAT = 1
 CHUNK = 20_000
 
 #: Columns stored as positions into a table of their distinct values.
-_TABLED = frozenset({"item_id", "model", "condition", "status", "markers"})
+_TABLED = frozenset({"item_id", "model", "condition", "status", "markers", "predicted_names"})
+#: A column's line starts with its name (:func:`_line` writes keys in order, no spaces), so a
+#: read that does not want the column skips the line unparsed.
+_COLUMN = re.compile(r'\{"column":"([^"\\]*)",')
 _MARKER_FIELDS = tuple(f.name for f in dataclasses.fields(MarkerScore))
 
 
@@ -177,10 +184,14 @@ def _read(lines: Any, key: str, names: Sequence[str]) -> dict[str, list[Any]] | 
     if head.get("format") != FORMAT or head.get("key") != key:
         return None
     n = int(head["n"])
+    wanted = set(names)
     columns: dict[str, list[Any]] = {}
     tables: dict[str, list[Any]] = {}
     ended = False
     for line in lines:
+        named = _COLUMN.match(line)
+        if named is not None and named.group(1) not in wanted:
+            continue  # a column this read does not take: not even parsed
         record = json.loads(line)
         if "end" in record:
             ended = record["end"] == key
@@ -190,10 +201,12 @@ def _read(lines: Any, key: str, names: Sequence[str]) -> dict[str, list[Any]] | 
             tables[name] = record["table"]
         else:
             columns.setdefault(name, []).extend(_unpacked(record))
-    if not ended or sorted(columns) != sorted(names) or any(len(c) != n for c in columns.values()):
+    if not ended or set(columns) != wanted or any(len(c) != n for c in columns.values()):
         return None
     for name, table in tables.items():
         if name == "markers":
             table = [MarkerScore(*fields) for fields in table]
+        elif name == "predicted_names":
+            table = [tuple(listed) for listed in table]
         columns[name] = [None if at < 0 else table[at] for at in columns[name]]
     return columns

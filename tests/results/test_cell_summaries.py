@@ -146,12 +146,19 @@ def summaries_in_a_new_process(project, item_ids=None):
     return cell_summaries(project, item_ids)
 
 
-@pytest.fixture(params=["summaries", "columns", "new process"])
+def columns_in_a_new_process(project, item_ids=None):
+    """:func:`cell_columns` (names too) as a process that never read this project."""
+    summary_path._SUMMARIES.clear()
+    return cell_columns(project, item_ids)
+
+
+@pytest.fixture(params=["summaries", "columns", "new process", "columns, new process"])
 def read(request):
     return {
         "summaries": cell_summaries,
         "columns": cell_columns,
         "new process": summaries_in_a_new_process,
+        "columns, new process": columns_in_a_new_process,
     }[request.param]
 
 
@@ -324,13 +331,13 @@ def same_columns(a, b):
         assert len(left) == len(right) and all(map(same, left, right)), name
 
 
+def no_rows(*args, **kwargs):
+    raise AssertionError("the rows were read although the kept columns are current")
+
+
 def test_a_new_process_takes_the_columns_kept_on_disk_and_reads_no_row(project, monkeypatch):
     first = check(project)
     assert summary_file.path_in(project.folder).is_file()
-
-    def no_rows(*args, **kwargs):
-        raise AssertionError("the rows were read although the kept columns are current")
-
     monkeypatch.setattr(type(project.score_cache), "summary_rows", no_rows)
     again = summaries_in_a_new_process(project)
     same_columns(again, first)
@@ -446,3 +453,21 @@ def test_the_digest_is_the_same_in_every_process(tmp_path):
         for seed in (1, 2, 3)
     }
     assert len(digests) == 1 and digests == {summary_file.digest(signature)}
+
+
+def test_names_are_kept_by_a_names_read_and_serve_both_kinds_of_read(project, monkeypatch):
+    """An export or report (``cell_columns``) keeps the published names too; a later export
+    in a new process takes them, as a view does the summaries. Summaries kept by a view alone
+    cannot serve a names read: it rebuilds, and keeps the names for the next."""
+    check(project)  # a view's read: summaries only are kept
+    rebuilt = columns_in_a_new_process(project)
+    truth = check(project, read=cell_columns)  # the names against the full results
+    assert rebuilt.predicted_names == truth.predicted_names
+    monkeypatch.setattr(type(project.score_cache), "summary_rows", no_rows)
+    again = columns_in_a_new_process(project)
+    same_columns(again, truth)
+    assert again.predicted_names == truth.predicted_names
+    assert all(type(names) is tuple for names in again.predicted_names)
+    assert again.n_pred == truth.n_pred and again.n_key == truth.n_key
+    assert again.key_names == truth.key_names
+    same_columns(summaries_in_a_new_process(project), truth)  # the same file, names unread
