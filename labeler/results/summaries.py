@@ -188,6 +188,9 @@ def _read_summaries(
     project: Project, item_ids: Iterable[str] | None, *, names: bool
 ) -> CellSummaries:
     wanted = None if item_ids is None else set(item_ids)
+    versions = item_versions(project)
+    if wanted is not None and wanted.issuperset(i for i, _ in versions):
+        wanted = None  # every item: the same read as no filter, and kept as one (an export)
     version = scoring_version(DEFAULT_RULES)
     overrides = {rid: o.value for rid, o in effective_overrides(project).items()}
     public = project.public_ids.labels(project.id_prefix)
@@ -199,7 +202,7 @@ def _read_summaries(
         version,
         None if wanted is None else frozenset(wanted),
         project.score_cache.answers_stamp(),
-        item_versions(project),
+        versions,
         project.lexicon.rows(),
         project.lexicon.item_rows(),
         overrides,
@@ -209,15 +212,19 @@ def _read_summaries(
     want = CellColumns if names else CellSummaries  # columns serve a summaries read too
     if memo is not None and memo[0] == signature and isinstance(memo[1], want):
         return memo[1]  # shared, as every decoded value is: never mutated
+    # the kept columns are every item's (a filtered read takes its items' cells from them)
     on_disk = summary_file.path_in(project.folder)
-    key = summary_file.digest(signature) if wanted is None else None
+    key = summary_file.digest((signature[0], None, *signature[2:]))
     fields = (*_SUMMARY_FIELDS, *_NAME_FIELDS) if names else _SUMMARY_FIELDS
-    stored = None if key is None else summary_file.load(on_disk, key, fields)
+    stored = summary_file.load(on_disk, key, fields)
     if stored is not None:  # another process built these very columns
+        kept_items = {i.id: i for i in project.items.list() if wanted is None or i.id in wanted}
+        if wanted is not None:
+            stored = _only_items(stored, kept_items)
         kept_keys = project.items.keys()
         kept_data: dict[str, Any] = dict(
             stored,
-            items={i.id: i for i in project.items.list()},
+            items=kept_items,
             keys=kept_keys,
             public_ids=public,
             overrides=overrides,
@@ -273,9 +280,15 @@ def _read_summaries(
         found = CellColumns(**data, **common, key_names=context.names)
     else:
         found = CellSummaries(**data, **common)
-    if key is not None:
+    if wanted is None:
         summary_file.save(on_disk, key, {f: getattr(found, f) for f in fields})
     return _remember(project, signature, found)
+
+
+def _only_items(columns: dict[str, list[Any]], items: Collection[str]) -> dict[str, list[Any]]:
+    """``columns`` cut to the cells of ``items``, in their order (as a filtered read has them)."""
+    keep = [k for k, item_id in enumerate(columns["item_id"]) if item_id in items]
+    return {name: _pick(values, keep) for name, values in columns.items()}
 
 
 def _remember(project: Project, signature: tuple[Any, ...], found: CellSummaries) -> CellSummaries:

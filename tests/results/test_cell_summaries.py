@@ -346,6 +346,22 @@ def test_a_new_process_takes_the_columns_kept_on_disk_and_reads_no_row(project, 
     assert again.keys == first.keys and again.items == first.items
     assert again.public_ids == first.public_ids and again.overrides == first.overrides
     assert again.counts == first.counts and again.flags() == first.flags()
+    some = summaries_in_a_new_process(project, ["leaf", "heart"])  # filtered: cut from them
+    assert set(some.item_id) == {"leaf", "heart"} and set(some.items) == {"leaf", "heart"}
+    cells = zip(first.response_id, first.item_id, strict=True)
+    assert some.response_id == [r for r, i in cells if i != "cell"]
+
+
+def test_a_read_of_every_item_by_name_keeps_its_columns_as_a_whole_read(project, monkeypatch):
+    """The export names the items it exports; when that is every item, what it built is kept
+    and serves the next whole read (and the other way round)."""
+    every = [i.id for i in project.items.list()]
+    first = check(project, every, read=cell_columns)
+    monkeypatch.setattr(type(project.score_cache), "summary_rows", no_rows)
+    same_columns(summaries_in_a_new_process(project), first)
+    assert columns_in_a_new_process(project, [*every, "gone"]).predicted_names == (
+        first.predicted_names
+    )
 
 
 @pytest.mark.parametrize(
