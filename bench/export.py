@@ -12,6 +12,11 @@ export ÷ floor ≤ 3; peak RSS bounded.
 
 Run: ``python bench/export.py`` (both sizes) or ``python bench/export.py 10000``.
 
+Round 10 (2026-12-03, a machine about 1.5× slower than round 9's, load 1.3–2): 100k, floor
+2.18 s CPU; nothing cached 43.8 s (20.1×, 966 MiB); scores cached, columns kept 10.5 s
+(4.8×, 406 MiB); scores cached, columns rebuilt 10.9 s (5.0×). The kept columns save the
+cells' read (≈0.4 s here); the rest is building, validating and writing the rows.
+
 Measured 2026-12-01 on the shared 2-core machine (load average 6–10 while measuring, so CPU
 seconds are inflated by contention; wall seconds far more), the bench projects being copies
 of ``/tmp/scale`` (10 models × 4 conditions × 250 / 2,500 items), CPU s (× floor), peak RSS:
