@@ -212,29 +212,21 @@ def _read_summaries(
     want = CellColumns if names else CellSummaries  # columns serve a summaries read too
     if memo is not None and memo[0] == signature and isinstance(memo[1], want):
         return memo[1]  # shared, as every decoded value is: never mutated
+    items = {i.id: i for i in project.items.list() if wanted is None or i.id in wanted}
+    keys = project.items.keys()
+    common: dict[str, Any] = dict(items=items, keys=keys, public_ids=public, overrides=overrides)
     # the kept columns are every item's (a filtered read takes its items' cells from them)
     on_disk = summary_file.path_in(project.folder)
     key = summary_file.digest((signature[0], None, *signature[2:]))
     fields = (*_SUMMARY_FIELDS, *_NAME_FIELDS) if names else _SUMMARY_FIELDS
     stored = summary_file.load(on_disk, key, fields)
     if stored is not None:  # another process built these very columns
-        kept_items = {i.id: i for i in project.items.list() if wanted is None or i.id in wanted}
         if wanted is not None:
-            stored = _only_items(stored, kept_items)
-        kept_keys = project.items.keys()
-        kept_data: dict[str, Any] = dict(
-            stored,
-            items=kept_items,
-            keys=kept_keys,
-            public_ids=public,
-            overrides=overrides,
-        )
+            stored = _only_items(stored, items)
+        kept: dict[str, Any] = {**stored, **common}
         if names:
-            kept_data["key_names"] = {i: key_names(k) for i, k in kept_keys.items()}
-        kept = (CellColumns if names else CellSummaries)(**kept_data)
-        return _remember(project, signature, kept)
-    items = {i.id: i for i in project.items.list() if wanted is None or i.id in wanted}
-    keys = project.items.keys()
+            kept["key_names"] = {i: key_names(k) for i, k in keys.items()}
+        return _remember(project, signature, (CellColumns if names else CellSummaries)(**kept))
     context = _Context(project, set(items), keys)
     current = {i: (fp, context.item_state(i)) for i, fp in context.key_fps.items()}
     rows = project.score_cache.summary_rows(version, with_result=names)  # oldest first
@@ -274,7 +266,6 @@ def _read_summaries(
         merged = sorted([*zip(*columns, strict=True), *more], key=operator.itemgetter(0))
         columns = [list(c) for c in zip(*merged, strict=True)]
     found: CellSummaries
-    common: dict[str, Any] = dict(items=items, keys=keys, public_ids=public, overrides=overrides)
     data: dict[str, Any] = dict(zip(fields, columns, strict=True))
     if names:
         found = CellColumns(**data, **common, key_names=context.names)
