@@ -198,16 +198,17 @@ def _read_summaries(
     # stored, and an item's version moves with every write of it or its key, so with the
     # lexicon's rows the versions stand for the items, their key fingerprints and lexicon
     # states, which cost more to read and compute than these to compare
-    signature = (
+    columns_of = (
         version,
-        None if wanted is None else frozenset(wanted),
         project.score_cache.answers_stamp(),
         versions,
         project.lexicon.rows(),
         project.lexicon.item_rows(),
         overrides,
-        public,
     )
+    # the published numbers are the memo's, not the columns': an export numbers new items,
+    # and the columns it kept must serve the next process all the same
+    signature = (columns_of, None if wanted is None else frozenset(wanted), public)
     memo = _SUMMARIES.get(str(project.folder))
     want = CellColumns if names else CellSummaries  # columns serve a summaries read too
     if memo is not None and memo[0] == signature and isinstance(memo[1], want):
@@ -217,7 +218,7 @@ def _read_summaries(
     common: dict[str, Any] = dict(items=items, keys=keys, public_ids=public, overrides=overrides)
     # the kept columns are every item's (a filtered read takes its items' cells from them)
     on_disk = summary_file.path_in(project.folder)
-    key = summary_file.digest((signature[0], None, *signature[2:]))
+    key = summary_file.digest(columns_of)
     fields = (*_SUMMARY_FIELDS, *_NAME_FIELDS) if names else _SUMMARY_FIELDS
     stored = summary_file.load(on_disk, key, fields)
     if stored is not None:  # another process built these very columns

@@ -4,9 +4,10 @@
 (the cached rows' query, the validity check against every item's key and lexicon state,
 one value object per cell), and memoises them for the process; a window opened again, a
 second window, or the CLI paid it anew. The columns are a function of the summaries'
-*signature* (answers stamp, item versions, lexicon rows, overrides, public ids, rules
-version: what the in-process memo already compares), so they are written here under a
-digest of it, and read back when a process finds the same digest: ≈0.2 s instead of 2 s.
+inputs (answers stamp, item versions, lexicon rows, overrides, rules version: what the
+in-process memo compares, less the published numbers, which an export assigns and every
+read takes fresh), so they are written here under a digest of those, and read back when a
+process finds the same digest: ≈0.2 s instead of 2 s.
 
 The file is a cache, never a source of truth: it is JSON (never pickle, so a shared project
 folder cannot run code), written atomically (:mod:`labeler.atomic`), checked whole (header

@@ -364,6 +364,20 @@ def test_a_read_of_every_item_by_name_keeps_its_columns_as_a_whole_read(project,
     )
 
 
+def test_numbering_items_keeps_the_columns_and_a_new_process_reads_the_new_numbers(
+    project, monkeypatch
+):
+    """An export numbers the items it publishes for the first time; the columns it kept do
+    not depend on the numbers, so the next process reads them (no rows) with the numbers."""
+    first = check(project)
+    assert first.public_ids == {}
+    project.public_ids.add({"leaf": 1, "heart": 2})
+    monkeypatch.setattr(type(project.score_cache), "summary_rows", no_rows)
+    again = summaries_in_a_new_process(project)
+    same_columns(again, first)
+    assert again.public_ids == {"leaf": f"{project.id_prefix}-1", "heart": f"{project.id_prefix}-2"}
+
+
 @pytest.mark.parametrize(
     "damage",
     [
