@@ -506,8 +506,11 @@ def _walk(rows: list[Any]) -> set[Any]:
                 elif isinstance(v, list | tuple | dict):
                     stack.append(v)
         elif kind is list or kind is tuple:
-            if value and set(map(type, value)) == {str}:
+            kinds = set(map(type, value))
+            if kinds == {str}:
                 found.update(value)
+            elif kinds == {list} and set(map(type, flat := [*itertools.chain(*value)])) == {str}:
+                found.update(flat)  # an item's lexicon rows: a hundred lists in one call
             else:
                 stack.extend(value)
         elif kind is str:

@@ -57,3 +57,29 @@ def test_a_private_string_in_one_name_of_one_row_stops_the_export():
     check.rows("results.jsonl", rows)
     with pytest.raises(ExportError, match=r"results\.jsonl: contains private text"):
         check.done()
+
+
+def _every_string(value) -> set:
+    """Every string at any depth, dict keys included: the walk's plain definition."""
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        return set(value).union(*map(_every_string, value.values()))
+    if isinstance(value, list | tuple):
+        return set().union(*map(_every_string, value))
+    return set()
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        [["aorta", "great artery", "same"], ["aorta", "vena cava", "distinct"]],  # lexicon rows
+        [["aorta", "heart"], ["Hidden Atlas", 3], []],  # one row not all strings
+        [["aorta"], [["Hidden Atlas"]], ("tuple", "row")],  # deeper, and a tuple beside lists
+        [[], []],
+        [{"lexicon": [["a", "b", "same"]], "synonyms": {"a": ["b"]}, "distinct": {}}],
+        [[{"Key Title": ["Hidden Atlas"]}], ["plain"]],
+    ],
+)
+def test_the_walk_finds_every_string_of_nested_rows(value):
+    assert _walk(copy.deepcopy(value)) == _every_string(value)
