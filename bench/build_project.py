@@ -16,6 +16,7 @@ seeded: the same arguments give the same project.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import json
 import random
 import sys
@@ -53,11 +54,7 @@ def build(
     rng = random.Random(seed)
     folder = Path(folder)
     rows = _starter_rows()
-    synonyms: dict[str, list[str]] = {}
-    for canonical, synonym, relation in rows:
-        if relation == "same":
-            synonyms.setdefault(canonical, []).append(synonym)
-    vocabulary = sorted({c for c, _, _ in rows} | {f"structure {n:04d}" for n in range(3000)})
+    synonyms, vocabulary = _names(rows)
     project = Project.create(folder, id_prefix="BENCH")
     try:
         source_file = folder.parent / f"{folder.name}-Hidden-Atlas-2024.pdf"
@@ -92,6 +89,35 @@ def build(
     finally:
         project.close()
     return folder
+
+
+def answer_again(project: Project, n_items: int, seed: int = 18) -> int:
+    """What a run over the project's first ``n_items`` items leaves: every model and
+    condition they were asked under answered anew (answers drawn as :func:`build`'s);
+    returns how many answers were stored."""
+    rng = random.Random(seed)
+    synonyms, vocabulary = _names(_starter_rows())
+    cells = project.db.execute("SELECT DISTINCT model, condition FROM latest_answers").fetchall()
+    stored = 0
+    with project.transaction():
+        for item in project.items.list()[:n_items]:
+            key = project.items.key(item.id)
+            for model, condition in cells:
+                answer = _answer(rng, item.id, model, condition, key, synonyms, vocabulary)
+                again = dataclasses.replace(answer, request_hash=f"{answer.request_hash}+{seed}")
+                project.responses.record(again)
+                stored += 1
+    return stored
+
+
+def _names(rows: list[tuple[str, str, str]]) -> tuple[dict[str, list[str]], list[str]]:
+    """The starter lexicon's synonyms by canonical name, and the vocabulary keys draw from."""
+    synonyms: dict[str, list[str]] = {}
+    for canonical, synonym, relation in rows:
+        if relation == "same":
+            synonyms.setdefault(canonical, []).append(synonym)
+    vocabulary = sorted({c for c, _, _ in rows} | {f"structure {n:04d}" for n in range(3000)})
+    return synonyms, vocabulary
 
 
 def _blank_pdf(path: Path, pages: int) -> None:

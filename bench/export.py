@@ -194,8 +194,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.build_project import answer_again
 from bench.measure import SIZES, Usage, fresh_project, labeler, run
 from labeler.results import summary_file
+from labeler.store import Project
+
+#: The items a run between two exports answers again (every model and condition).
+RUN_ITEMS = 10
 
 
 def floor(folder: Path) -> float:
@@ -228,6 +233,9 @@ def main(sizes: tuple[int, ...]) -> None:
             project = fresh_project(n, Path(tmp))
             cold = run(labeler("export", str(project), "--out", f"{tmp}/out1"))
             warm = run(labeler("export", str(project), "--out", f"{tmp}/out2"))
+            with Project.open(project) as opened:  # a run over ten items since
+                added = answer_again(opened, RUN_ITEMS)
+            after_run = run(labeler("export", str(project), "--out", f"{tmp}/out4"))
             summary_file.path_in(project).unlink()  # what another process's change leaves
             rebuilt = run(labeler("export", str(project), "--out", f"{tmp}/out3"))
             base = floor(Path(tmp) / "out2")
@@ -235,6 +243,7 @@ def main(sizes: tuple[int, ...]) -> None:
         print(f"== {n:,} answers ({rows:,} exported rows); floor json.dumps {base:.2f} s CPU")
         print(line("export, nothing cached", cold, base))
         print(line("export, scores cached", warm, base))
+        print(line(f"export, {added} answers later", after_run, base))
         print(line("export, columns rebuilt", rebuilt, base))
         peaks[n] = warm.peak_mib
     if len(peaks) > 1:

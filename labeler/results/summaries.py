@@ -194,47 +194,120 @@ def _read_summaries(
     version = scoring_version(DEFAULT_RULES)
     overrides = {rid: o.value for rid, o in effective_overrides(project).items()}
     public = project.public_ids.labels(project.id_prefix)
-    # everything the columns, items and keys are a function of: answers never change once
-    # stored, and an item's version moves with every write of it or its key, so with the
-    # lexicon's rows the versions stand for the items, their key fingerprints and lexicon
-    # states, which cost more to read and compute than these to compare
-    columns_of = (
-        version,
-        project.score_cache.answers_stamp(),
-        versions,
-        project.lexicon.rows(),
-        project.lexicon.item_rows(),
-        overrides,
-    )
+    # everything but the answers that the columns are a function of: an item's version
+    # moves with every write of it or its key, so with the lexicon's rows the versions stand
+    # for the items, their key fingerprints and lexicon states, which cost more to read and
+    # compute than these to compare. Answers are only ever added (a response goes only with
+    # its item), so columns read under an older stamp and this basis are brought up to date
+    # by their cells' newer answers alone (:func:`_brought_up_to_date`).
+    basis = (version, versions, project.lexicon.rows(), project.lexicon.item_rows(), overrides)
+    stamp = project.score_cache.answers_stamp()
     # the published numbers are the memo's, not the columns': an export numbers new items,
     # and the columns it kept must serve the next process all the same
-    signature = (columns_of, None if wanted is None else frozenset(wanted), public)
+    signature = (basis, stamp, None if wanted is None else frozenset(wanted), public)
     memo = _SUMMARIES.get(str(project.folder))
     want = CellColumns if names else CellSummaries  # columns serve a summaries read too
     if memo is not None and memo[0] == signature and isinstance(memo[1], want):
         return memo[1]  # shared, as every decoded value is: never mutated
-    items = {i.id: i for i in project.items.list() if wanted is None or i.id in wanted}
+    every = {i.id: i for i in project.items.list()}
+    items = every if wanted is None else {i: every[i] for i in every if i in wanted}
     keys = project.items.keys()
     common: dict[str, Any] = dict(items=items, keys=keys, public_ids=public, overrides=overrides)
-    # the kept columns are every item's (a filtered read takes its items' cells from them)
-    on_disk = summary_file.path_in(project.folder)
-    key = summary_file.digest(columns_of)
     fields = (*_SUMMARY_FIELDS, *_NAME_FIELDS) if names else _SUMMARY_FIELDS
-    stored = summary_file.load(on_disk, key, fields)
-    if stored is not None:  # another process built these very columns
-        if wanted is not None:
-            stored = _only_items(stored, items)
-        kept: dict[str, Any] = {**stored, **common}
+    # the kept columns are every item's (a filtered read takes its items' cells from them):
+    # this process's last whole read, else the file another process (or this one) wrote
+    on_disk, key = summary_file.path_in(project.folder), summary_file.digest(basis)
+    whole: dict[str, list[Any]] | None = None
+    if (
+        memo is not None
+        and memo[0][0] == basis
+        and memo[0][2] is None
+        and isinstance(memo[1], want)
+    ):
+        whole, since = {f: getattr(memo[1], f) for f in fields}, memo[0][1]
+    elif (kept := summary_file.load(on_disk, key, fields)) is not None:
+        since, whole = kept
+    if whole is not None and since != stamp:
+        newer = _brought_up_to_date(project, whole, since, stamp, every, keys, basis, names=names)
+        if newer is not None:
+            summary_file.save(on_disk, key, stamp, newer)
+        whole = newer
+    if whole is not None:
+        cut = whole if wanted is None else _only_items(whole, items)
+        made: dict[str, Any] = {**cut, **common}
         if names:
-            kept["key_names"] = {i: key_names(k) for i, k in keys.items()}
-        return _remember(project, signature, (CellColumns if names else CellSummaries)(**kept))
-    context = _Context(project, set(items), keys)
-    current = {i: (fp, context.item_state(i)) for i, fp in context.key_fps.items()}
+            made["key_names"] = {i: key_names(k) for i, k in keys.items()}
+        return _remember(project, signature, (CellColumns if names else CellSummaries)(**made))
     rows = project.score_cache.summary_rows(version, with_result=names)  # oldest first
     if wanted is not None:
         rows = [r for r in rows if r[1] in items]
-    # a cached row is taken as it is when complete and made under the item's current key
-    # fingerprint and lexicon state; the rest go through load_results' own resolution
+    context = _Context(project, set(items), keys)
+    columns = _built_columns(project, rows, context, items, basis, names=names)
+    found: CellSummaries
+    data: dict[str, Any] = dict(zip(fields, columns, strict=True))
+    if names:
+        found = CellColumns(**data, **common, key_names=context.names)
+    else:
+        found = CellSummaries(**data, **common)
+    if wanted is None:
+        summary_file.save(on_disk, key, stamp, data)
+    return _remember(project, signature, found)
+
+
+def _brought_up_to_date(
+    project: Project,
+    whole: dict[str, list[Any]],
+    since: tuple[int, int],
+    stamp: tuple[int, int],
+    items: Mapping[str, Item],
+    keys: Mapping[str, list[KeyEntry]],
+    basis: tuple[Any, ...],
+    *,
+    names: bool,
+) -> dict[str, list[Any]] | None:
+    """Every item's columns read when the answers stamp was ``since``, brought to ``stamp``
+    by the answers stored in between; None when anything else happened to the answers.
+
+    What a run adds is a few hundred answers to a project of 100k: their cells replace
+    the ones they answer anew and join at the end (a newer answer has a larger id, and
+    the columns are in id order), and only they are read and judged, where a rebuild
+    reads and judges every cell (≈2 s at 100k). The answers in between must be exactly
+    the ones added: a count that moved by anything else (an answer stored with an id
+    below the newest seen, as two writers of a team store may commit out of order) means
+    a rebuild.
+    """
+    (count, newest), (count_now, _) = since, stamp
+    if count_now - count != project.score_cache.answers_after(newest):
+        return None
+    rows = project.score_cache.summary_rows(basis[0], with_result=names, after=newest)
+    context = _Context(project, {r[1] for r in rows}, keys)
+    added = _built_columns(project, rows, context, items, basis, names=names)
+    answered = set(zip(added[1], added[2], added[3], strict=True))  # item, model, condition
+    cells = zip(whole["item_id"], whole["model"], whole["condition"], strict=True)
+    keep = [k for k, cell in enumerate(cells) if cell not in answered]
+    fields = (*_SUMMARY_FIELDS, *_NAME_FIELDS) if names else _SUMMARY_FIELDS
+    return {
+        name: [*_pick(whole[name], keep), *more] for name, more in zip(fields, added, strict=True)
+    }
+
+
+def _built_columns(
+    project: Project,
+    rows: Sequence[Sequence[Any]],
+    context: _Context,
+    items: Mapping[str, Item],
+    basis: tuple[Any, ...],
+    *,
+    names: bool,
+) -> list[list[Any]]:
+    """The columns of ``summary_rows`` ``rows`` (oldest first), in the fields' order.
+
+    A cached row is taken as it is when complete and made under its item's current key
+    fingerprint and lexicon state; the rest go through :func:`load_results`' own
+    resolution, which re-checks, rescores and stores them.
+    """
+    version, overrides = basis[0], basis[-1]
+    current = {i: (fp, context.item_state(i)) for i, fp in context.key_fps.items()}
     read = list(zip(*rows, strict=True))  # by column: no statements per cell
     trusted = (
         [
@@ -250,31 +323,23 @@ def _read_summaries(
     if pending:
         read = list(zip(*(r for r, ok in zip(rows, trusted, strict=True) if ok), strict=True))
     columns = _trusted_columns(read, items, overrides, names=names)
-    if pending:
-        resolved = project.score_cache.cells(version, pending)
-        results = _resolve(project, version, context, resolved)
-        more = []
-        for c in resolved:
-            r, override = results[c.id], overrides.get(c.id)
-            cell = (
-                c.id, c.item_id, c.model, c.condition, c.status, c.parse_ok,
-                is_stale(c, items[c.item_id]), r.score.f1 if override is None else override,
-                r.score.precision, r.score.recall,
-                None if r.markers is None else r.markers.accuracy, r.markers, override,
-            )  # fmt: skip
-            published = (r.predicted_names, r.score.n_pred, r.score.n_key)
-            more.append((*cell, *published) if names else cell)
-        merged = sorted([*zip(*columns, strict=True), *more], key=operator.itemgetter(0))
-        columns = [list(c) for c in zip(*merged, strict=True)]
-    found: CellSummaries
-    data: dict[str, Any] = dict(zip(fields, columns, strict=True))
-    if names:
-        found = CellColumns(**data, **common, key_names=context.names)
-    else:
-        found = CellSummaries(**data, **common)
-    if wanted is None:
-        summary_file.save(on_disk, key, {f: getattr(found, f) for f in fields})
-    return _remember(project, signature, found)
+    if not pending:
+        return columns
+    resolved = project.score_cache.cells(version, pending)
+    results = _resolve(project, version, context, resolved)
+    more = []
+    for c in resolved:
+        r, override = results[c.id], overrides.get(c.id)
+        cell = (
+            c.id, c.item_id, c.model, c.condition, c.status, c.parse_ok,
+            is_stale(c, items[c.item_id]), r.score.f1 if override is None else override,
+            r.score.precision, r.score.recall,
+            None if r.markers is None else r.markers.accuracy, r.markers, override,
+        )  # fmt: skip
+        published = (r.predicted_names, r.score.n_pred, r.score.n_key)
+        more.append((*cell, *published) if names else cell)
+    merged = sorted([*zip(*columns, strict=True), *more], key=operator.itemgetter(0))
+    return [list(c) for c in zip(*merged, strict=True)]
 
 
 def _only_items(columns: dict[str, list[Any]], items: Collection[str]) -> dict[str, list[Any]]:

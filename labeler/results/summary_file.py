@@ -32,7 +32,7 @@ import json
 import re
 import sys
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +43,7 @@ from labeler.scoring import MarkerScore
 #: Where a project keeps it, under its folder (derived data: safe to delete).
 RELATIVE_PATH = Path("cache") / "cell-summaries.jsonl"
 #: Moves when the layout below changes, so an older file is never misread.
-FORMAT = 1
+FORMAT = 2
 #: Values per line: one ``json.loads`` of a line is a few milliseconds.
 CHUNK = 20_000
 
@@ -70,22 +70,28 @@ def path_in(folder: Path) -> Path:
     return folder / RELATIVE_PATH
 
 
-def save(path: Path, key: str, columns: dict[str, Sequence[Any]]) -> bool:
-    """Write ``columns`` (equal lengths) under ``key``; False when the disk refused.
+def save(
+    path: Path, key: str, stamp: tuple[int, int], columns: Mapping[str, Sequence[Any]]
+) -> bool:
+    """Write ``columns`` (equal lengths), read at answers ``stamp``, under ``key``; False
+    when the disk refused.
 
     A refused write leaves any previous file as it was (it only goes stale).
     """
     try:
         with atomic_open(path, "w") as fh:
-            for line in _lines(key, columns):
+            for line in _lines(key, stamp, columns):
                 fh.write(line)
     except OSError:
         return False
     return True
 
 
-def load(path: Path, key: str, names: Sequence[str]) -> dict[str, list[Any]] | None:
-    """The columns ``names`` stored under ``key``, or None (no file, another key, damaged)."""
+def load(
+    path: Path, key: str, names: Sequence[str]
+) -> tuple[tuple[int, int], dict[str, list[Any]]] | None:
+    """The answers stamp and the columns ``names`` stored under ``key``, or None (no file,
+    another key, damaged)."""
     try:
         with path.open(encoding="utf-8") as fh:
             return _read(fh, key, names)
@@ -93,11 +99,12 @@ def load(path: Path, key: str, names: Sequence[str]) -> dict[str, list[Any]] | N
         return None  # a damaged or foreign file is rebuilt, not trusted
 
 
-def _lines(key: str, columns: dict[str, Sequence[Any]]) -> Iterator[str]:
+def _lines(key: str, stamp: tuple[int, int], columns: Mapping[str, Sequence[Any]]) -> Iterator[str]:
     sizes = {len(values) for values in columns.values()}
     if len(sizes) > 1:
         raise ValueError(f"columns of different lengths: {sorted(sizes)}")
-    yield _line({"format": FORMAT, "key": key, "n": sizes.pop() if sizes else 0})
+    n = sizes.pop() if sizes else 0
+    yield _line({"format": FORMAT, "key": key, "stamp": list(stamp), "n": n})
     for name, values in columns.items():
         if name in _TABLED:
             table, positions = _tabled(values, _marker_fields if name == "markers" else None)
@@ -180,11 +187,14 @@ def _marker_fields(score: MarkerScore) -> list[Any]:
     return [getattr(score, name) for name in _MARKER_FIELDS]
 
 
-def _read(lines: Any, key: str, names: Sequence[str]) -> dict[str, list[Any]] | None:
+def _read(
+    lines: Any, key: str, names: Sequence[str]
+) -> tuple[tuple[int, int], dict[str, list[Any]]] | None:
     head = json.loads(next(lines, ""))  # an empty file does not parse
     if head.get("format") != FORMAT or head.get("key") != key:
         return None
-    n = int(head["n"])
+    count, newest = head["stamp"]
+    stamp, n = (int(count), int(newest)), int(head["n"])
     wanted = set(names)
     columns: dict[str, list[Any]] = {}
     tables: dict[str, list[Any]] = {}
@@ -210,4 +220,4 @@ def _read(lines: Any, key: str, names: Sequence[str]) -> dict[str, list[Any]] | 
         elif name == "predicted_names":
             table = [tuple(listed) for listed in table]
         columns[name] = [None if at < 0 else table[at] for at in columns[name]]
-    return columns
+    return stamp, columns

@@ -120,8 +120,11 @@ class ScoreCacheTable:
         out.sort(key=lambda c: c.id)
         return out
 
-    def summary_rows(self, rules: str, *, with_result: bool = False) -> list[Sequence[Any]]:
-        """Every cell's latest answer as a plain tuple of :data:`SUMMARY_COLUMNS`, oldest first.
+    def summary_rows(
+        self, rules: str, *, with_result: bool = False, after: int = 0
+    ) -> list[Sequence[Any]]:
+        """Every cell's latest answer as a plain tuple of :data:`SUMMARY_COLUMNS`, oldest first
+        (only answers newer than response id ``after``, when given).
 
         What a matrix or a leaderboard shows and what judging the cached row needs, and
         nothing else: no result JSON, no labels, no raw text, no row objects. The cached
@@ -139,10 +142,16 @@ class ScoreCacheTable:
             f" c.name_precision, c.name_recall, c.marker_accuracy, c.markers_json{result}"
             " FROM latest_answers l"
             " LEFT JOIN score_cache c ON c.response_id = l.response_id AND c.rules = ?"
-            " ORDER BY l.response_id",
-            (rules,),
+            " WHERE l.response_id > ? ORDER BY l.response_id",
+            (rules, after),
         )
         return rows.fetchall()  # unpacked by position: no per-row objects of ours
+
+    def answers_after(self, response_id: int) -> int:
+        """How many answers have an id above ``response_id`` (what a reader who saw answers up
+        to it missed, if nothing else changed)."""
+        row = self.db.execute("SELECT COUNT(*) FROM responses WHERE id > ?", (response_id,))
+        return int(row.fetchone()[0])
 
     def answers_stamp(self) -> tuple[int, int]:
         """``(how many answers, newest id)``: moves with every answer stored or deleted.

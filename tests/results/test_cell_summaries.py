@@ -9,6 +9,8 @@ reading the summaries first so that they, not ``load_results``, meet the edit. O
 engines.
 """
 
+import json
+
 import pandas as pd
 import pytest
 
@@ -364,6 +366,57 @@ def test_a_read_of_every_item_by_name_keeps_its_columns_as_a_whole_read(project,
     )
 
 
+def spy_on_summary_rows(project, monkeypatch):
+    """The ``after`` of every ``summary_rows`` call from now on (0: every cell's row)."""
+    calls = []
+    real = type(project.score_cache).summary_rows
+
+    def spied(self, rules, *, with_result=False, after=0):
+        calls.append(after)
+        return real(self, rules, with_result=with_result, after=after)
+
+    monkeypatch.setattr(type(project.score_cache), "summary_rows", spied)
+    return calls
+
+
+def test_answers_added_since_the_kept_columns_are_the_only_rows_read(project, monkeypatch):
+    """A run adds answers: the columns kept (in this process, or on disk for the next) are
+    brought up to date by reading the newer answers' rows alone, and equal a rebuild."""
+    first = check(project)
+    newest = max(first.response_id)
+    calls = spy_on_summary_rows(project, monkeypatch)
+    record(project, "heart", "lab/b", "told", [("aorta", None)])  # answers a cell anew
+    record(project, "leaf", "lab/d", "blind", [("xylem", None)])  # a new model's first cell
+    again = check(project)  # this process: from its memo
+    assert calls == [newest] and len(again) == len(first) + 1
+    path = summary_file.path_in(project.folder)
+    key = json.loads(path.read_text(encoding="utf-8").splitlines()[0])["key"]
+    stamp, kept = summary_file.load(path, key, summary_path._SUMMARY_FIELDS)
+    assert stamp == project.score_cache.answers_stamp() and kept["f1"] == again.f1  # kept
+    later = record(project, "cell", "lab/c", "desc", [("nucleus", None)])
+    calls.clear()
+    fresh = check(project, read=summaries_in_a_new_process)  # the next process: from the file
+    assert calls == [later - 1] and fresh.response_id[-1] == later
+    calls.clear()
+    summary_path._SUMMARIES.clear()
+    summary_file.path_in(project.folder).unlink()
+    same_columns(cell_summaries(project), fresh)  # what a rebuild gives
+    assert calls == [0]
+
+
+def test_answers_that_changed_otherwise_mean_a_rebuild(project, monkeypatch):
+    """An answer gone and another stored (as two writers of a team store committing out of
+    order also leave a count the newer ids do not explain): every row is read again."""
+    first = check(project)
+    calls = spy_on_summary_rows(project, monkeypatch)
+    gone = first.response_id[first.item_id.index("leaf")]
+    with project.transaction():
+        project.db.execute("DELETE FROM responses WHERE id = ?", (gone,))
+    record(project, "heart", "lab/a", "told", [("aorta", None)])
+    again = check(project, read=summaries_in_a_new_process)
+    assert calls == [0] and gone not in again.response_id and len(again) == len(first) - 1
+
+
 def test_numbering_items_keeps_the_columns_and_a_new_process_reads_the_new_numbers(
     project, monkeypatch
 ):
@@ -398,7 +451,7 @@ def test_a_damaged_file_is_ignored_and_written_again(project, damage, monkeypatc
         "garbage": "\x00not json at all\n",
         "truncated": "".join(lines)[: len("".join(lines)) // 2],
         "no end line": "".join(lines[:-1]),
-        "other format": lines[0].replace('"format":1', '"format":99') + "".join(lines[1:]),
+        "other format": lines[0].replace('"format":2', '"format":99') + "".join(lines[1:]),
         "a column too long": "".join([*lines[:2], lines[1], *lines[2:]]),  # a chunk twice
         "bad base64": "".join([lines[0], lines[1].replace('"ints":"', '"ints":"!', 1), *lines[2:]]),
         "empty": "",
@@ -449,9 +502,10 @@ def test_the_file_round_trips_every_kind_of_value_in_small_chunks(tmp_path, monk
         "override": [None, None, 0.75],
     }
     path = tmp_path / "cache" / "cell-summaries.jsonl"
-    assert summary_file.save(path, "k1", columns)
-    back = summary_file.load(path, "k1", list(columns))
-    assert back is not None
+    assert summary_file.save(path, "k1", (3, 12), columns)
+    kept = summary_file.load(path, "k1", list(columns))
+    assert kept is not None and kept[0] == (3, 12)
+    back = kept[1]
     for name, values in columns.items():
         assert len(back[name]) == len(values)
         for x, y in zip(back[name], values, strict=True):
@@ -461,7 +515,7 @@ def test_the_file_round_trips_every_kind_of_value_in_small_chunks(tmp_path, monk
     assert summary_file.load(path, "k1", [*columns, "more"]) is None
     assert summary_file.load(tmp_path / "missing.jsonl", "k1", list(columns)) is None
     with pytest.raises(ValueError, match="different lengths"):
-        summary_file.save(path, "k2", {"a": [1], "b": [1, 2]})
+        summary_file.save(path, "k2", (2, 2), {"a": [1], "b": [1, 2]})
     assert summary_file.load(path, "k1", list(columns)) is not None  # left as it was
 
 

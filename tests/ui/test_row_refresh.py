@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtTest import QSignalSpy
 from PySide6.QtWidgets import QTableView
 
@@ -114,3 +115,18 @@ def test_a_run_answering_one_item_repaints_its_row_and_keeps_the_open_cell(revie
     assert told_b.data(SummaryRole).f1 == pytest.approx(0.8)  # 2 of 3 key names, no extras
     assert review.matrix.currentIndex() == cell, "the curator's cell stays selected"
     assert answers_reset.count() == 0, "the open item did not change: its answers stand"
+
+
+def test_a_renamed_item_announces_its_own_row_header_and_nothing_else(review, qtbot):
+    matrix = review.matrix_model
+    headers = QSignalSpy(matrix.headerDataChanged)
+    review.session.responses_changed.emit()  # nothing changed: no header to announce
+    qtbot.waitUntil(lambda: not review.loading, timeout=10_000)
+    assert headers.count() == 0
+
+    review.session.project.items.update("heart", subject="the human heart")
+    review.session.item_changed.emit("heart")
+    qtbot.waitUntil(lambda: not review.loading, timeout=10_000)
+    heart = matrix.item_ids.index("heart")
+    assert headers.count() == 1 and tuple(headers.at(0)[1:]) == (heart, heart)
+    assert matrix.headerData(heart, Qt.Orientation.Vertical).endswith("the human heart")

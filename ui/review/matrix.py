@@ -99,11 +99,18 @@ class MatrixModel(QAbstractTableModel):
         def changed(row: int) -> bool:
             return data.changed(previous, item_ids[row])
 
-        labels = [self._label(i) for i in item_ids] if item_ids == self.item_ids else []
+        before = self._numbers
         if refresh_rows(self, self.item_ids, item_ids, changed, take):
             return True
-        renamed = [row for row, old in enumerate(labels) if self._label(item_ids[row]) != old]
-        for first, last in runs(renamed):  # "12  subject": a renumbered or renamed item
+        # "12  subject": a row is renamed when its number moved or, its row having changed,
+        # its subject did (no label is made for a row that is not painted)
+        renamed = [
+            row
+            for row, i in enumerate(item_ids)
+            if numbers[i] != before.get(i)
+            or (changed(row) and data.item(i).subject != previous.item(i).subject)
+        ]
+        for first, last in runs(renamed):
             self.headerDataChanged.emit(Qt.Orientation.Vertical, first, last)
         return False
 
