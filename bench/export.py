@@ -12,6 +12,16 @@ export ÷ floor ≤ 3; peak RSS bounded.
 
 Run: ``python bench/export.py`` (both sizes) or ``python bench/export.py 10000``.
 
+Round 11 (2026-12-03, load 0.1–1.5): the "scores cached" run was a rebuild in disguise (the
+first export numbers items, and the numbers were in the kept file's digest); it now reads the
+kept columns. A run "400 answers later" (ten items answered again, ``answer_again``) brings them
+up to date rather than rebuilding. 100k, two runs: floor 2.12 / 1.61 s CPU (it moves by a third
+between runs on this machine); scores cached 5.97 / 5.35 s (2.8× / 3.3×, goal 3×), 400 answers
+later 5.80 s (3.6×), columns rebuilt 8.86 / 5.90 s (4.2× / 3.7×), nothing cached 38.8 / 39.7 s;
+peak RSS 293–300 MiB (406 rebuilt). A direct export of a copy at load 0.6, four runs: 5.3–6.0 s
+CPU. items.jsonl's rows cost 1.52 → 1.14 s in process (an item's lexicon rows sorted as numbers,
+lists made once) and their leak-check walk 0.44 → 0.20 s; files identical.
+
 Round 10 (2026-12-03, a machine about 1.5× slower than round 9's, load 1.3–2): 100k, floor
 2.18 s CPU; nothing cached 43.8 s (20.1×, 966 MiB); scores cached, columns kept 10.5 s
 (4.8×, 406 MiB); scores cached, columns rebuilt 10.9 s (5.0×). The kept columns save the
