@@ -61,7 +61,11 @@ CIs 2.38 s, run end 0.30 s; stalls (wall / GUI-thread work) open 52 / 50 ms, rev
 leaderboard 68 / 37, run end 62 / 36; peak 548 MiB. 10k: review cold 0.43 s, rebuilt 0.59 s,
 every stall ≤ 71 ms wall, ≤ 50 ms GUI-thread work.
 
-Round 11 (2026-12-03, the same machine, load 0.5–1.5). Until now every phase ended with
+Round 11 (2026-12-03, the same machine, load 0.5–1.5). The heartbeat no longer freezes and
+then unfreezes the heap around each phase (``freeze=False``): its ``gc.unfreeze()`` at the end
+of one phase handed every object the views' jobs had frozen (:func:`ui.workers.quiet_collector`)
+back to the collector, so later phases met full collections (30–70 ms over 250k objects) that
+an application, which never unfreezes, does not. Until now every phase also ended with
 ``window.grab()``, a synchronous render of the whole window inside the measured turn (20–30 ms
 at 1280×800, on top of the window's own paint): the phases now wait for the window's own paint
 (:func:`until_painted`). And "run end" signalled a run that stored nothing, so every view found
@@ -257,7 +261,7 @@ def measure(folder: Path) -> dict[str, float]:
         def now() -> tuple[float, float]:
             return time.perf_counter(), time.process_time()
 
-        with heartbeat() as beat:
+        with heartbeat(freeze=False) as beat:  # the application's own collector policy
             start = now()
             window.session.open(folder)
             until_painted(app, items.table)
@@ -267,7 +271,7 @@ def measure(folder: Path) -> dict[str, float]:
             until(app, lambda: not workers.busy())  # the rest opening set off is open's too
         phase("open", beat)
         n_items = items.model.rowCount()
-        with heartbeat() as beat:
+        with heartbeat(freeze=False) as beat:  # the application's own collector policy
             start = now()
             window.show_view("review")
             until_painted(
@@ -278,7 +282,7 @@ def measure(folder: Path) -> dict[str, float]:
             )
             mark("review", start)
         phase("review", beat)
-        with heartbeat() as beat:
+        with heartbeat(freeze=False) as beat:  # the application's own collector policy
             start = now()
             window.show_view("leaderboard")
             until_painted(app, board.table, lambda: board.board is not None)
@@ -292,7 +296,7 @@ def measure(folder: Path) -> dict[str, float]:
             mark("leaderboard CIs", start)
         phase("leaderboard", beat)
         added = answer_again(window.session.project, RUN_ITEMS)  # what a run stores
-        with heartbeat() as beat:
+        with heartbeat(freeze=False) as beat:  # the application's own collector policy
             start = now()
             window.show_view("review")
             window.session.responses_changed.emit()

@@ -396,12 +396,20 @@ class ReviewView(QWidget):
         )  # fmt: skip
 
     def _item_read(self, answers: ItemAnswers) -> None:
+        """Show an item's answers as they arrive; the current cell's details (its answer's
+        text, history and decisions) take the next turn: together, and with the answers'
+        paint, they were the longest stretch of GUI work at the end of a run."""
         if self.data is None or answers.item_id != self.current_item_id():
             return  # another item was opened meanwhile, or the project closed
         self.data.adopt(answers)
         self._show_answers()
+        self._selecting += 1
+        workers.next_turn(lambda: self._current_cell_later(answers.item_id), self)
+
+    def _current_cell_later(self, item_id: str) -> None:
+        self._selecting -= 1
         current = self.matrix.currentIndex()
-        if current.isValid():
+        if current.isValid() and item_id == self.current_item_id():  # else it moved on
             self._matrix_current(current, current)
 
     def _answer_columns(self) -> list[Column]:
