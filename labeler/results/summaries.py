@@ -17,7 +17,7 @@ import operator
 import threading
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from labeler.prompts import CONDITIONS
 from labeler.results import summary_file
@@ -145,6 +145,21 @@ class CellColumns(CellSummaries):
 _NAME_FIELDS = ("predicted_names", "n_pred", "n_key")
 
 
+def _fields(names: bool) -> tuple[str, ...]:
+    """The per-cell columns of a read, with or without the names, in their order."""
+    return (*_SUMMARY_FIELDS, *_NAME_FIELDS) if names else _SUMMARY_FIELDS
+
+
+class _Basis(NamedTuple):
+    """What a cell's columns are a function of besides its answer (the read's key)."""
+
+    version: str  # the scoring rules'
+    versions: list[tuple[str, int]]  # every item's (moves with each write of it or its key)
+    lexicon_rows: list[tuple[str, str, str]]
+    item_rows: dict[str, list[tuple[str, str, str]]]  # the items' own lexicon rows
+    overrides: dict[int, float]  # response id -> a reviewer's F1
+
+
 def cell_summaries(project: Project, item_ids: Iterable[str] | None = None) -> CellSummaries:
     """Every cell's latest answer with the numbers views show, read from the score cache.
 
@@ -200,7 +215,9 @@ def _read_summaries(
     # compute than these to compare. Answers are only ever added (a response goes only with
     # its item), so columns read under an older stamp and this basis are brought up to date
     # by their cells' newer answers alone (:func:`_brought_up_to_date`).
-    basis = (version, versions, project.lexicon.rows(), project.lexicon.item_rows(), overrides)
+    basis = _Basis(
+        version, versions, project.lexicon.rows(), project.lexicon.item_rows(), overrides
+    )
     stamp = project.score_cache.answers_stamp()
     # the published numbers are the memo's, not the columns': an export numbers new items,
     # and the columns it kept must serve the next process all the same
@@ -213,7 +230,7 @@ def _read_summaries(
     items = every if wanted is None else {i: every[i] for i in every if i in wanted}
     keys = project.items.keys()
     common: dict[str, Any] = dict(items=items, keys=keys, public_ids=public, overrides=overrides)
-    fields = (*_SUMMARY_FIELDS, *_NAME_FIELDS) if names else _SUMMARY_FIELDS
+    fields = _fields(names)
     # the kept columns are every item's (a filtered read takes its items' cells from them):
     # this process's last whole read, else the file another process (or this one) wrote
     on_disk, key = summary_file.path_in(project.folder), summary_file.digest(basis)
@@ -261,7 +278,7 @@ def _brought_up_to_date(
     stamp: tuple[int, int],
     items: Mapping[str, Item],
     keys: Mapping[str, list[KeyEntry]],
-    basis: tuple[Any, ...],
+    basis: _Basis,
     *,
     names: bool,
 ) -> dict[str, list[Any]] | None:
@@ -279,15 +296,15 @@ def _brought_up_to_date(
     (count, newest), (count_now, _) = since, stamp
     if count_now - count != project.score_cache.answers_after(newest):
         return None
-    rows = project.score_cache.summary_rows(basis[0], with_result=names, after=newest)
+    rows = project.score_cache.summary_rows(basis.version, with_result=names, after=newest)
     context = _Context(project, {r[1] for r in rows}, keys)
     added = _built_columns(project, rows, context, items, basis, names=names)
     answered = set(zip(added[1], added[2], added[3], strict=True))  # item, model, condition
     cells = zip(whole["item_id"], whole["model"], whole["condition"], strict=True)
     keep = [k for k, cell in enumerate(cells) if cell not in answered]
-    fields = (*_SUMMARY_FIELDS, *_NAME_FIELDS) if names else _SUMMARY_FIELDS
     return {
-        name: [*_pick(whole[name], keep), *more] for name, more in zip(fields, added, strict=True)
+        name: [*_pick(whole[name], keep), *more]
+        for name, more in zip(_fields(names), added, strict=True)
     }
 
 
@@ -296,7 +313,7 @@ def _built_columns(
     rows: Sequence[Sequence[Any]],
     context: _Context,
     items: Mapping[str, Item],
-    basis: tuple[Any, ...],
+    basis: _Basis,
     *,
     names: bool,
 ) -> list[list[Any]]:
@@ -306,7 +323,7 @@ def _built_columns(
     fingerprint and lexicon state; the rest go through :func:`load_results`' own
     resolution, which re-checks, rescores and stores them.
     """
-    version, overrides = basis[0], basis[-1]
+    version, overrides = basis.version, basis.overrides
     current = {i: (fp, context.item_state(i)) for i, fp in context.key_fps.items()}
     read = list(zip(*rows, strict=True))  # by column: no statements per cell
     trusted = (
