@@ -1,18 +1,16 @@
-"""Offline OCR of raster labels (rapidocr + onnxruntime, models from its wheel).
+"""Offline OCR of raster labels (PP-OCR models from rapidocr's wheel, run by onnxruntime).
 
-Why rapidocr: it is Apache-2.0, runs on CPU through onnxruntime and its PyPI wheel
-ships the PP-OCR detection, orientation and recognition models
-(``rapidocr/models/*.onnx``). Its default configuration, however, *downloads* a
-model whenever the expected file is missing or its checksum differs. Labeler must
-never touch the network at run time, so the engine is built with explicit
-``model_path`` entries pointing at the bundled files; if one is missing we stop
-with an actionable error instead of letting rapidocr fetch it. The recognition
-model carries its character list in its ONNX metadata, so no dictionary file is
-fetched either.
+Why these models: rapidocr is Apache-2.0 and its PyPI wheel ships PaddleOCR's detection,
+orientation and recognition models (``rapidocr/models/*.onnx``), which run on the CPU. Labeler
+must never touch the network at run time, so it names the bundled files itself and stops with
+an actionable error if one is missing (rapidocr's own configuration would download a missing
+model). The recognition model carries its character list in its ONNX metadata, so no
+dictionary file is fetched either. The steps between the models are Labeler's own
+(``labeler.erase.ppocr``): importing rapidocr's pipeline costs 1.4-1.9 s of model tables.
 
-Loading the three models takes about a second, so the engine is built once per
-process and cached. ``rapidocr`` is imported inside functions so that
-``import labeler.erase.ocr`` stays cheap (the CLI imports modules eagerly).
+The sessions are built once per process and cached. ``rapidocr`` (for its models' folder) and
+``onnxruntime`` are imported inside functions so that ``import labeler.erase.ocr`` stays cheap
+(the CLI imports modules eagerly).
 """
 
 from __future__ import annotations
@@ -22,10 +20,10 @@ import threading
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
+from labeler.erase.ppocr import PpOcr
 from labeler.errors import LabelerError
 
 #: Lines the recogniser is less sure of than this are dropped. On the OpenStax
@@ -34,38 +32,38 @@ from labeler.errors import LabelerError
 #: scored 0.59-0.79.
 MIN_CONFIDENCE = 0.8
 
-#: How the bundled model files are told apart, by rapidocr config section
-#: (rapidocr 3.10 ships PP-OCRv6_det_small, ch_ppocr_mobile_v2.0_cls_mobile and
-#: PP-OCRv6_rec_small; matching by role keeps working when a release renames them).
+#: How the bundled model files are told apart, by role (rapidocr 3.10 ships PP-OCRv6_det_small,
+#: ch_ppocr_mobile_v2.0_cls_mobile and PP-OCRv6_rec_small; matching by role keeps working when a
+#: release renames them).
 _MODEL_ROLES = {"Det": "_det_", "Cls": "_cls_", "Rec": "_rec_"}
 
-#: onnxruntime's intra-op threads per session. Its default (one per core) keeps a second thread
-#: spin-waiting between the many small kernels of these models, which costs a shared 2-core
-#: machine far more CPU than it saves wall time: cold ``labeler add-item`` (bench/add_item.py,
-#: load 10-17) fell from 4.6-4.8 to 3.4 s CPU on the OpenStax tooth, 4.7-5.1 to 3.5-3.6 s on the
-#: ear and 24.5-26.1 to 18.2-19.5 s on Gray's elbow plate. The reads do not change: boxes, texts
-#: and scores are bit for bit those of the default engine (tests/erase/test_ocr_threads.py).
-INTRA_OP_THREADS = 1
+#: onnxruntime's intra-op threads per session, which sleep rather than spin while they wait
+#: (``session.intra_op.allow_spinning`` off, ``labeler.erase.ppocr``). Spinning was what made
+#: the default (one thread per core) expensive on a shared 2-core machine: at load 10-17 one
+#: thread had cut cold ``labeler add-item`` from 4.6-4.8 to 3.4 s CPU on the OpenStax tooth.
+#: Two sleeping threads keep most of that saving and halve the reads at low load (load 0.6, one
+#: read per figure: tooth 2.04 → 1.19-1.42 s wall for 2.05 → 2.27-2.33 s CPU, animal cell 1.53
+#: → 0.92-0.97 s, Gray's elbow plate at 3× 2.33 → 1.36-1.44 s). The reads do not change: boxes,
+#: texts and scores are bit for bit those of one thread (tests/erase/test_ocr_threads.py).
+INTRA_OP_THREADS = 2
 
-# Building the engine twice at once would load the models twice, and onnxruntime
-# sessions are not documented as safe for concurrent runs; GUI workers OCR from
-# a thread pool.
+# Building a session twice at once would load its model twice, and the engine keeps them in a
+# plain dict; GUI workers OCR from a thread pool.
 _ENGINE_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
 class Detection:
-    """The detector's post-processing settings (rapidocr's ``box_thresh``, ``unclip_ratio``).
+    """The detector's post-processing settings (PaddleOCR's ``box_thresh``, ``unclip_ratio``).
 
-    rapidocr keeps a setting passed to one call for every later call, so every read passes
-    both explicitly: a figure read with :data:`SMALL_TEXT` must not change the next one's.
+    Every read passes both: a figure read with :data:`SMALL_TEXT` must not change the next one's.
     """
 
     box_thresh: float
     unclip_ratio: float
 
 
-#: rapidocr's own defaults, kept for every figure whose text is drawn at its own resolution.
+#: PaddleOCR's defaults, kept for every figure whose text is drawn at its own resolution.
 DEFAULT_DETECTION = Detection(box_thresh=0.5, unclip_ratio=1.6)
 #: For small engraved text resampled from an enlarged image (``resample``): a lower box score
 #: keeps the thin italic lines the detector is unsure of, and a wider unclip keeps a line's
@@ -118,17 +116,9 @@ def bundled_model_paths() -> dict[str, Path]:
 
 
 @cache
-def _engine() -> Any:
-    """The rapidocr engine, built once, configured to use only bundled models."""
-    from rapidocr import RapidOCR
-
-    params: dict[str, Any] = {
-        "Global.log_level": "error",
-        "EngineConfig.onnxruntime.intra_op_num_threads": INTRA_OP_THREADS,
-    }
-    for section, path in bundled_model_paths().items():
-        params[f"{section}.model_path"] = str(path)
-    return RapidOCR(params=params)
+def _engine() -> PpOcr:
+    """The PP-OCR engine over the bundled models, built once per process."""
+    return PpOcr(bundled_model_paths(), threads=INTRA_OP_THREADS)
 
 
 def read_text(
@@ -148,27 +138,26 @@ def read_text(
     if rgb.ndim != 3 or rgb.shape[2] != 3 or rgb.dtype != np.uint8:
         raise ValueError(f"read_text needs an H×W×3 uint8 RGB array, got {rgb.shape} {rgb.dtype}")
     with _ENGINE_LOCK:
-        # rapidocr takes arrays as BGR (it is an OpenCV pipeline).
-        result = _engine()(
+        # The models were trained on OpenCV's channel order (BGR).
+        lines = _engine().read(
             np.ascontiguousarray(rgb[:, :, ::-1]),
             box_thresh=detection.box_thresh,
             unclip_ratio=detection.unclip_ratio,
         )
-    if result.boxes is None or result.txts is None:
-        return []
     height, width = rgb.shape[:2]
     boxes: list[OcrBox] = []
-    for quad, text, score in zip(result.boxes, result.txts, result.scores, strict=True):
-        text = " ".join(str(text).split())
-        if float(score) < min_confidence or not any(ch.isalnum() for ch in text):
+    for line in lines:
+        text = " ".join(line.text.split())
+        if line.score < min_confidence or not any(ch.isalnum() for ch in text):
             continue
+        quad = np.asarray(line.quad, dtype=float)
         boxes.append(
             OcrBox(
                 text=text,
-                bbox=_hull(np.asarray(quad, dtype=float), width, height),
-                confidence=float(score),
-                angle=_top_edge_angle(np.asarray(quad, dtype=float)),
-                quad=tuple((float(x), float(y)) for x, y in np.asarray(quad, dtype=float)),
+                bbox=_hull(quad, width, height),
+                confidence=line.score,
+                angle=_top_edge_angle(quad),
+                quad=tuple((float(x), float(y)) for x, y in quad),
             )
         )
     boxes.sort(key=lambda b: (b.bbox[1], b.bbox[0]))
@@ -183,6 +172,6 @@ def _hull(quad: np.ndarray, width: int, height: int) -> tuple[int, int, int, int
 
 
 def _top_edge_angle(quad: np.ndarray) -> float:
-    """Angle in degrees of the quad's first edge (rapidocr orders points TL, TR, BR, BL)."""
+    """Angle in degrees of the quad's first edge (the detector orders points TL, TR, BR, BL)."""
     dx, dy = quad[1] - quad[0]
     return round(math.degrees(math.atan2(dy, dx)), 1)

@@ -58,9 +58,6 @@ def test_runs_with_the_network_disabled(figure, monkeypatch):
 
     monkeypatch.setattr(socket.socket, "connect", refuse)
     monkeypatch.setattr(socket.socket, "connect_ex", refuse)
-    from rapidocr.utils.download_file import DownloadFile
-
-    monkeypatch.setattr(DownloadFile, "run", refuse)
     ocr._engine.cache_clear()
     texts = [b.text for b in ocr.read_text(figure.rgb)]
     assert "Ribosome" in texts
