@@ -271,7 +271,7 @@ def _damage(doc: Any, page: int, result: Any, path: Path | None) -> tuple[str, s
 
     with mupdf_errors(doc.name or "the document", f"checking page {page} for damage"):
         found = (source_warning(doc), svg_warning(path) if path else "")
-        return "; ".join(w for w in found if w), item_warning(doc[page - 1], result.answer_png)
+        return "; ".join(w for w in found if w), item_warning(doc[page - 1], result.answer.rgb)
 
 
 def key_from_labels(labels: Sequence[Any], marker_names: Mapping[str, str]) -> list[KeyEntry]:
