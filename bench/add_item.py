@@ -41,6 +41,15 @@ bone SVG 1.88 s (goal 1.5 s: met, not met), against cold bare renders of 0.31-0.
 tooth's time about 1.4 s is importing rapidocr, most of it the library parsing its own model
 tables with OmegaConf (``rapidocr.utils.model_resolver``, ``inference_engine.base``), and about
 1.8 s the OCR of the figure itself (``python -X importtime``, cProfile).
+
+Round 12 (2026-12-04, load 1.1, medians of 3), after the OCR models run through Labeler's own
+steps instead of rapidocr's pipeline and with two sleeping threads (decision 0029): tooth
+4.04 → 2.97 s (runs 2.64-3.23), ear 4.75 → 3.09 s, animal cell 5.89 → 3.32 s (one run 2.60 s),
+elbow plate 25.8 → 13.5 s (goal 2.5 s: not met); sample-book page 0.99 s, bone SVG 1.71 s
+(runs 1.55-1.79; goal 1.5 s: not met), against cold bare renders of 0.28-0.64 s. What is left
+of the tooth: imports 0.7 s, the OCR of the figure 1.2 s (detection at the JPEG's own 1280 ×
+1024 is most of it), the raster leader and erasure passes 0.6 s, and the residual check's read
+of the question, which the store write does not cover (0.5 s).
 """
 
 from __future__ import annotations
