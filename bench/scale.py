@@ -340,6 +340,20 @@ def report(size: int, row: dict[str, float]) -> None:
         print(f"  ({forced} ended without a paint: grabbed, figure late)")
 
 
+def scored(folder: Path) -> None:
+    """Every cell's score in the store's cache, as any earlier open of the project leaves it.
+
+    A project fresh from the builder has none, and its first open would score all its answers
+    (30 s of workers at 100k): that is the first open after a scoring-rules change, not the
+    "another process changed the project" that ``review rebuilt`` measures. Not timed.
+    """
+    from labeler.results import cell_summaries
+    from labeler.store import Project
+
+    with Project.open(folder) as project:
+        cell_summaries(project)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", default="10000,100000")
@@ -362,6 +376,7 @@ def main() -> None:
                 start = time.perf_counter()
                 build(folder, size)
                 print(f"built {size:,} answers in {time.perf_counter() - start:.0f} s")
+            scored(folder)
             rows[size] = {}
             # a fresh process each; the first without the columns kept on disk (a project
             # whose state no process has read before), the next finding what it kept
