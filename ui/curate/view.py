@@ -184,18 +184,31 @@ class CurateView(SourceActions, EraseActions, DraftActions, ConflictHandling, QW
     # -- items ---------------------------------------------------------------
 
     def show_item(self, item_id: str) -> None:
-        """Show a stored item: images, key, fields, and its page in the viewer."""
+        """Show a stored item: key and fields now, images and its page in the next turn.
+
+        Both halves with the paint each causes were the longest turn of opening a 100k-answer
+        project (the first item is shown as the list arrives): 37-55 ms of GUI-thread work
+        together, 28-38 ms apart (bench/scale.py, issue #17).
+        """
         project = self.session.require_project()
         self.draft = None
         self.item = project.items.get(item_id)
         self.versions.hold(self.item)
-        self.preview.set_figure(self._figure_of(self.item))
-        self.preview.set_attribution(_credit(project, self.item))
         self.centre.setCurrentIndex(PREVIEW_TAB)
         self._show_side()
-        if self.item.source_id is not None and self.item.page is not None:
-            self.show_source(self.item.source_id, self.item.page, self.item.clip, quiet=True)
-            self.items.select_source(self.item.source_id)
+        workers.next_turn(lambda: self._show_figure(item_id), self)
+
+    def _show_figure(self, item_id: str) -> None:
+        """The preview and source page of ``item_id``, if it is still the item shown."""
+        item = self.item
+        if self.draft is not None or item is None or item.id != item_id:
+            return
+        project = self.session.require_project()
+        self.preview.set_figure(self._figure_of(item))
+        self.preview.set_attribution(_credit(project, item))
+        if item.source_id is not None and item.page is not None:
+            self.show_source(item.source_id, item.page, item.clip, quiet=True)
+            self.items.select_source(item.source_id)
 
     def _figure_of(self, item: Item) -> Figure | None:
         if item.question_asset is None or item.answer_asset is None:
