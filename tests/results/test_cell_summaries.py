@@ -381,22 +381,35 @@ def spy_on_summary_rows(project, monkeypatch):
 
 def test_answers_added_since_the_kept_columns_are_the_only_rows_read(project, monkeypatch):
     """A run adds answers: the columns kept (in this process, or on disk for the next) are
-    brought up to date by reading the newer answers' rows alone, and equal a rebuild."""
+    brought up to date by reading the newer answers' rows alone, and equal a rebuild. The
+    file is rewritten only once it lacks REWRITE_SHARE of its cells' answers: until then the
+    next process reads it and the newer answers."""
     first = check(project)
     newest = max(first.response_id)
+    path = summary_file.path_in(project.folder)
+    key = json.loads(path.read_text(encoding="utf-8").splitlines()[0])["key"]
     calls = spy_on_summary_rows(project, monkeypatch)
     record(project, "heart", "lab/b", "told", [("aorta", None)])  # answers a cell anew
     record(project, "leaf", "lab/d", "blind", [("xylem", None)])  # a new model's first cell
     again = check(project)  # this process: from its memo
     assert calls == [newest] and len(again) == len(first) + 1
-    path = summary_file.path_in(project.folder)
-    key = json.loads(path.read_text(encoding="utf-8").splitlines()[0])["key"]
+    # 2 answers of 46 cells are under 5 %: the file keeps its columns and stamp
+    assert summary_path.REWRITE_SHARE * len(again) > 2
     stamp, kept = summary_file.load(path, key, summary_path._SUMMARY_FIELDS)
-    assert stamp == project.score_cache.answers_stamp() and kept["f1"] == again.f1  # kept
-    later = record(project, "cell", "lab/c", "desc", [("nucleus", None)])
+    assert stamp == (len(first), newest) and kept["f1"] == first.f1
     calls.clear()
-    fresh = check(project, read=summaries_in_a_new_process)  # the next process: from the file
-    assert calls == [later - 1] and fresh.response_id[-1] == later
+    fresh = check(project, read=summaries_in_a_new_process)  # the next process: file + 2 rows
+    assert calls == [newest]
+    same_columns(fresh, again)
+    later = record(project, "cell", "lab/c", "desc", [("nucleus", None)])  # 3 of 47: rewritten
+    calls.clear()
+    fresh = check(project, read=summaries_in_a_new_process)
+    assert calls == [newest] and fresh.response_id[-1] == later
+    stamp, kept = summary_file.load(path, key, summary_path._SUMMARY_FIELDS)
+    assert stamp == project.score_cache.answers_stamp() and kept["f1"] == fresh.f1
+    calls.clear()
+    again = check(project, read=summaries_in_a_new_process)  # from the rewritten file alone
+    assert calls == []
     calls.clear()
     summary_path._SUMMARIES.clear()
     summary_file.path_in(project.folder).unlink()
