@@ -12,6 +12,14 @@ export ÷ floor ≤ 3; peak RSS bounded.
 
 Run: ``python bench/export.py`` (both sizes) or ``python bench/export.py 10000``.
 
+Round 12 (2026-12-04, load 0.3–1.9; this machine's speed moved by a third between runs, the
+floor with it: 1.88–2.33 s CPU). The kept file is rewritten only once it lacks 5 % of its
+cells' answers (decision 0019), so an export after a 400-answer run reads the newer answers
+and no longer writes 100k cells back (0.8 s). 100k, three runs: scores cached 2.6× / 4.2× /
+2.7×, 400 answers later 3.9× (before) → 4.5× / 3.2× (after; the second run's machine was slow
+throughout: its cached run was 4.2×), i.e. 1.53× → 1.06–1.15× the cached export; columns
+rebuilt 3.9–6.2×; nothing cached 14.4–25.4×.
+
 Round 11 (2026-12-03, load 0.1–1.5): the "scores cached" run was a rebuild in disguise (the
 first export numbers items, and the numbers were in the kept file's digest); it now reads the
 kept columns. A run "400 answers later" (ten items answered again, ``answer_again``) brings them
